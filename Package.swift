@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// MARK: - SIMD target
+//
+// The inference kernels and image loops are written with SIMD types and
+// `addingProduct`. Without a target CPU Swift lowers those to scalar `fmaf`
+// calls (measured 0.7 GFLOP/s instead of ~90). The flag lives here, on the two
+// targets that hold hot loops, so `swift build`, `swift test` and the Makefile
+// all compile the same code. `FACEPIPE_TARGET_CPU=generic swift build` builds
+// a portable binary; any other value is passed to `-target-cpu`.
+// The command-line entry point is compiled without the flag and checks the CPU
+// (CFacepipeShims) before any SIMD code runs, so an old CPU gets a message,
+// not SIGILL. See README "Architecture → CPU target".
+let targetCPU = Context.environment["FACEPIPE_TARGET_CPU"] ?? "haswell"
+let simdSwift: [SwiftSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-target-cpu", targetCPU])]
+let simdC: [CSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-march=\(targetCPU)"])]
+let cpuCheck: [CSetting] = targetCPU == "generic" ? [] : [.define("FACEPIPE_REQUIRES_X86_V3")]
+
+let package = Package(
+    name: "facepipe",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "facepipe", targets: ["facepipe"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive"], cSettings: cpuCheck),
+
+        // MARK: Images and archives
+        .target(name: "ImageCore", swiftSettings: simdSwift),
+        .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims"]),
+        .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"]),
+
+        // MARK: Inference
+        .target(name: "TFLite"),
+        .target(name: "Inference", dependencies: ["TFLite"], swiftSettings: simdSwift),
+
+        // MARK: Faces and pipelines
+        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference"], swiftSettings: simdSwift),
+        .target(name: "Pipeline", dependencies: [
+            "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
+        .executableTarget(name: "facepipe", dependencies: [
+            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "CFacepipeShims",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: Tests
+        .target(name: "_TestSupport", dependencies: ["ImageCore"], path: "Tests/_TestSupport"),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
+        .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TFLite", "_TestSupport"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport"]),
+    ]
+)

@@ -1,0 +1,12 @@
+#ifndef C_FACEPIPE_SHIMS_H
+#define C_FACEPIPE_SHIMS_H
+
+/// Returns 1 when the running CPU supports every instruction-set extension the
+/// SIMD targets were compiled for (AVX2, FMA, F16C), 0 otherwise.
+/// Compiled without any -march flag so it is safe to call on any x86-64 CPU.
+int facepipe_cpu_supports_build_target(void);
+
+/// A human-readable list of the required extensions the CPU lacks ("" when none).
+const char *facepipe_cpu_missing_features(void);
+
+#endif

@@ -1,0 +1,3 @@
+enum FacepipeVersion {
+    static let string = "0.1.0"
+}
