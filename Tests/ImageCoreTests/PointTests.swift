@@ -1,4 +1,4 @@
-import FaceAnalysis
+import ImageCore
 import Foundation
 import Testing
 
