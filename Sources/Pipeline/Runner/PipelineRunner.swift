@@ -35,7 +35,8 @@ public enum PipelineRunner {
             throw .outputUnusable(path: layout.root.path, reason: "cannot write manifest.csv: \(error)")
         }
         let pool = ContextPool(workers: configuration.workers,
-                               shared: SharedResources(modelsDirectory: plan.modelsDirectory))
+                               shared: SharedResources(modelsDirectory: plan.modelsDirectory,
+                                                       faceEngineFactory: configuration.faceEngine))
         let workers = configuration.workers
         let window = configuration.reorderWindow
         let root = plan.root

@@ -14,9 +14,13 @@ public struct RunConfiguration: Sendable {
     /// How many finished entries may wait for an earlier, slower one before
     /// the producer stops reading (bounds memory with the in-flight count).
     public var reorderWindow: Int
+    /// How workers get their face engine (needed by face stages only).
+    public var faceEngine: FaceEngineFactory?
 
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil) {
+                recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
+                faceEngine: FaceEngineFactory? = nil) {
+        self.faceEngine = faceEngine
         self.outputDirectory = outputDirectory
         self.workers = workers
         self.recompute = recompute
