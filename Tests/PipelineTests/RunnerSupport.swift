@@ -26,7 +26,7 @@ func sampleItems(archive: String, count: Int) -> [SourceItem] {
     (0..<count).map { i in
         if i % 7 == 6 { return entry(archive, i, "img\(i).ppm", Array("P6\n24 16\n255\n".utf8) + [1, 2, 3]) }
         let square: (x: Int, y: Int, side: Int)? = i % 5 == 4 ? nil : (x: i % 12, y: i % 8, side: 3 + i % 6)
-        return entry(archive, i, "dir/img\(i).ppm", makePPM(square: square))
+        return entry(archive, i, "dir/img\(i).ppm", makePPM(background: UInt8(60 + i % 100), square: square))
     }
 }
 

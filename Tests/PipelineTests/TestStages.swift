@@ -139,8 +139,8 @@ let ppmOutput = ImageOutputFormat.custom(name: "ppm", fileExtension: "ppm") { im
 }
 
 /// A binary PPM with a red square at (x, y) of side `side` on grey.
-func makePPM(width: Int = 24, height: Int = 16, square: (x: Int, y: Int, side: Int)?) -> [UInt8] {
-    var pixels = [UInt8](repeating: 90, count: width * height * 3)
+func makePPM(width: Int = 24, height: Int = 16, background: UInt8 = 90, square: (x: Int, y: Int, side: Int)?) -> [UInt8] {
+    var pixels = [UInt8](repeating: background, count: width * height * 3)
     if let s = square {
         for y in s.y..<min(height, s.y + s.side) {
             for x in s.x..<min(width, s.x + s.side) {
