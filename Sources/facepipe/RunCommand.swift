@@ -41,6 +41,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR: completed entries are reused, not redone.")
     var resume = false
 
+    @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
+    var outputTar = false
+
     @Option(name: .long, help: ArgumentHelp("Process only archives j with j mod N = I (0-based), e.g. 0/4.", valueName: "I/N"))
     var shard: String?
 
@@ -54,6 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         guard !archives.isEmpty else { throw ValidationError("give at least one archive") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
+        guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
         if let shard { _ = try Self.parseShard(shard) }
     }
 
@@ -87,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
         let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workers,
                                              recompute: recompute, resume: resume,
-                                             faceEngine: FaceEngineFactory.builtIn)
+                                             faceEngine: FaceEngineFactory.builtIn, outputTar: outputTar)
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let summary: RunSummary

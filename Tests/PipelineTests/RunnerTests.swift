@@ -134,3 +134,25 @@ struct Gauged: Stage {
         return try DecodePPM().process(frame, context: context)
     }
 }
+
+@Suite struct OutputTarTests {
+    @Test func anOutputTarHoldsTheSameFilesAsTheFolder() async throws {
+        let folder = try temporaryFolder(), tarred = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: tarred) }
+        let inputs = [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 9))]
+        _ = try await run(redSquarePipeline(), inputs, out: folder)
+        let plan = try redSquarePipeline().compile(modelsDirectory: folder)
+        _ = try await PipelineRunner.run(plan, inputs: inputs,
+                                         configuration: RunConfiguration(outputDirectory: tarred, workers: 2, outputTar: true),
+                                         toolVersion: "test")
+        var inTar: [String: Data] = [:]
+        let reader = try TarReader(path: tarred.appendingPathComponent("outputs.tar").path)
+        while let item = try reader.next() {
+            if case .file(let entry) = item { inTar[entry.name] = Data(entry.data) }
+        }
+        var expected = try outputFiles(folder)
+        expected["manifest.csv"] = nil
+        #expect(inTar == expected)
+        #expect(try manifestRows(tarred) == manifestRows(folder))
+    }
+}
