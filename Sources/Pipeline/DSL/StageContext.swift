@@ -36,10 +36,13 @@ public final class StageContext: @unchecked Sendable {
 public final class SharedResources: Sendable {
     /// Where the verified model files are.
     public let modelsDirectory: URL
+    /// Builds each worker's face engine (nil: face stages fail with a clear error).
+    public let faceEngineFactory: FaceEngineFactory?
     private let values = Mutex<[String: any Sendable]>([:])
 
-    public init(modelsDirectory: URL) {
+    public init(modelsDirectory: URL, faceEngineFactory: FaceEngineFactory? = nil) {
         self.modelsDirectory = modelsDirectory
+        self.faceEngineFactory = faceEngineFactory
     }
 
     /// The shared value for `key`, loaded by `make` once (other workers wait for it).

@@ -28,7 +28,12 @@ public final class StageExecutor {
            let outputType = S.Output.self as? any AnyFrame.Type,
            let record = cache.load(key: cacheKey) {
             cacheHits += 1
-            return outputType.init(image: inputFrame.image, record: record, encoded: inputFrame.encoded) as! S.Output
+            // The cache is keyed by content: keep this entry's identity.
+            var restored = record
+            restored.archive = inputFrame.record.archive
+            restored.entry = inputFrame.record.entry
+            restored.index = inputFrame.record.index
+            return outputType.init(image: inputFrame.image, record: restored, encoded: inputFrame.encoded) as! S.Output
         }
         let output: S.Output
         do {

@@ -1,3 +1,4 @@
+import ArchiveIO
 import Foundation
 
 /// Where image and JSON files go: a folder under DIR or an output tar.
@@ -36,5 +37,23 @@ enum OutputLocation {
             throw Escape(path: relativePath)
         }
         return root.appendingPathComponent(relativePath)
+    }
+}
+
+/// Writes files into one tar archive (deterministic headers), in the order given.
+final class TarSink: OutputSink {
+    private let writer: TarWriter
+
+    init(path: String) throws {
+        writer = try TarWriter(path: path)
+    }
+
+    func write(_ bytes: [UInt8], to relativePath: String) throws {
+        _ = try OutputLocation.resolve(relativePath, under: URL(fileURLWithPath: "/"))
+        try writer.add(path: relativePath, data: bytes)
+    }
+
+    func finish() throws {
+        try writer.finish()
     }
 }

@@ -5,6 +5,8 @@ struct OutputLayout {
     let root: URL
     var manifest: URL { root.appendingPathComponent("manifest.csv") }
     var runJSON: URL { root.appendingPathComponent("run.json") }
+    /// With `--output-tar`: images/… and faces/… inside one archive.
+    var outputTar: URL { root.appendingPathComponent("outputs.tar") }
     var stageCache: URL { root.appendingPathComponent(".cache/stages") }
     var completions: URL { root.appendingPathComponent(".cache/done") }
 

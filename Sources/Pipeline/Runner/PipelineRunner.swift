@@ -25,17 +25,20 @@ public enum PipelineRunner {
         let completions = CompletionStore(directory: layout.completions)
         if !configuration.resume { completions.removeAll() }
         let cache = StageCache(directory: layout.stageCache)
-        let outputSignature = "folder"
+        let outputSignature = configuration.outputTar ? "tar" : "folder"
         let writer: OrderedWriter
         do {
-            writer = try OrderedWriter(sink: FolderSink(root: layout.root), manifestURL: layout.manifest,
+            let sink: any OutputSink = configuration.outputTar
+                ? try TarSink(path: layout.outputTar.path) : FolderSink(root: layout.root)
+            writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: outputSignature)
         } catch {
-            throw .outputUnusable(path: layout.root.path, reason: "cannot write manifest.csv: \(error)")
+            throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
         let pool = ContextPool(workers: configuration.workers,
-                               shared: SharedResources(modelsDirectory: plan.modelsDirectory))
+                               shared: SharedResources(modelsDirectory: plan.modelsDirectory,
+                                                       faceEngineFactory: configuration.faceEngine))
         let workers = configuration.workers
         let window = configuration.reorderWindow
         let root = plan.root

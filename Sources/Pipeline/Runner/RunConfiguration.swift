@@ -14,9 +14,16 @@ public struct RunConfiguration: Sendable {
     /// How many finished entries may wait for an earlier, slower one before
     /// the producer stops reading (bounds memory with the in-flight count).
     public var reorderWindow: Int
+    /// How workers get their face engine (needed by face stages only).
+    public var faceEngine: FaceEngineFactory?
+    /// Write images and JSON into `DIR/outputs.tar` instead of folders.
+    public var outputTar: Bool
 
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil) {
+                recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
+                faceEngine: FaceEngineFactory? = nil, outputTar: Bool = false) {
+        self.faceEngine = faceEngine
+        self.outputTar = outputTar
         self.outputDirectory = outputDirectory
         self.workers = workers
         self.recompute = recompute
@@ -27,6 +34,9 @@ public struct RunConfiguration: Sendable {
     func validate() throws(PipelineError) {
         guard (1...256).contains(workers) else {
             throw .invalidRunConfiguration("--workers must be between 1 and 256, got \(workers)")
+        }
+        guard !(resume && outputTar) else {
+            throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
         }
         guard reorderWindow >= workers else {
             throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")

@@ -21,6 +21,10 @@ public struct RunSummary: Sendable, Codable {
         public var index: Int
         public var name: String
         public var reason: String
+
+        public init(archive: String, index: Int, name: String, reason: String) {
+            self.archive = archive; self.index = index; self.name = name; self.reason = reason
+        }
     }
 
     /// 0 when every entry succeeded, 1 when some failed.

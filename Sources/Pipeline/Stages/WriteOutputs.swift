@@ -11,7 +11,7 @@ public struct WriteOutputs: Stage {
     /// - Parameters:
     ///   - images: the image format (default PNG).
     ///   - faceJSON: whether to write the per-image JSON (default true).
-    public init(images: ImageOutputFormat, faceJSON: Bool = true) {
+    public init(images: ImageOutputFormat = .png, faceJSON: Bool = true) {
         self.images = images
         self.faceJSON = faceJSON
     }
