@@ -45,7 +45,8 @@ public struct ArchiveDamage: Sendable, Equatable, CustomStringConvertible {
     public let entryIndex: Int
     /// The entry's name when its header was intact and the damage is in its data.
     public let entryName: String?
-    /// Byte offset of the last header libarchive read, in the uncompressed tar stream.
+    /// Byte offset, in the uncompressed tar stream, of the last header read
+    /// intact: the damaged entry's own header when the damage is in its data.
     public let headerOffset: Int64
     /// Uncompressed bytes consumed when the damage was found.
     public let streamOffset: Int64
@@ -67,6 +68,6 @@ public struct ArchiveDamage: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let place = entryName.map { "in the data of entry #\(entryIndex) \"\($0)\"" } ?? "in the header of entry #\(entryIndex)"
         let file = fileOffset == streamOffset ? "" : " (byte \(fileOffset) of the compressed file)"
-        return "\(archive): damaged archive \(place), at byte \(streamOffset)\(file), last header at byte \(headerOffset): \(message)"
+        return "\(archive): damaged archive \(place), at byte \(streamOffset)\(file), last intact header at byte \(headerOffset): \(message)"
     }
 }

@@ -39,6 +39,11 @@ enum LibArchiveStatus: Equatable {
         self.init(Int32(clamping: result))
     }
 
+    /// Whether the handle's last error says the bytes are in no format libarchive reads.
+    static func isUnrecognizedFormat(_ handle: OpaquePointer) -> Bool {
+        archive_errno(handle) == EILSEQ && archive_format(handle) == 0
+    }
+
     /// Whether the call did its work (possibly with a warning).
     var succeeded: Bool { self == .ok || self == .warning }
 
@@ -46,8 +51,9 @@ enum LibArchiveStatus: Equatable {
     static func message(of handle: OpaquePointer) -> String {
         let text = archive_error_string(handle).map { String(cString: $0) } ?? ""
         let code = archive_errno(handle)
-        // libarchive uses its own codes (ARCHIVE_ERRNO_MISC = -1, FILE_FORMAT = EFTYPE/EILSEQ…) beside errno.
-        let system = code > 0 ? String(cString: strerror(code)) : ""
+        // libarchive's own codes (ARCHIVE_ERRNO_MISC = -1, _FILE_FORMAT = EILSEQ,
+        // _PROGRAMMER = EINVAL) say nothing a system message would add.
+        let system = code > 0 && code != EILSEQ && code != EINVAL ? String(cString: strerror(code)) : ""
         switch (text.isEmpty, system.isEmpty) {
         case (true, true): return "unknown libarchive error"
         case (false, true): return text

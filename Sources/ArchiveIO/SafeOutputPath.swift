@@ -43,23 +43,30 @@ public enum SafeOutputPath {
         var components: [[UInt8]] = []
         for part in raw.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x2F || $0 == 0x5C }) {
             if part.elementsEqual([0x2E]) || part.elementsEqual([0x2E, 0x2E]) { continue }
-            components.append(truncated(escaped(part), to: maxComponentBytes))
+            components.append(escaped(part))
         }
         if components.isEmpty { components = [Array(fallbackName.utf8)] }
-        var last = components.removeLast()
-        var directories = components
-        while !directories.isEmpty && directories.reduce(0, { $0 + $1.count + 1 }) + last.count > maxPathBytes {
-            directories.removeLast()
+        let parts = splitExtension(components.removeLast())
+        var directories = components.map { truncated($0, to: maxComponentBytes) }
+        var changed = endsWithMarker(parts.stem)
+            || !Array((directories + [parts.stem + parts.extension]).joined(separator: [0x2F])).elementsEqual(raw)
+        while true {
+            let last: [UInt8]
+            if changed {
+                let stemBudget = maxComponentBytes - hashMarkerBytes - parts.extension.count
+                last = truncated(parts.stem, to: stemBudget) + Array("~\(StableHash.shortHex(raw))".utf8) + parts.extension
+            } else {
+                last = parts.stem + parts.extension
+            }
+            let total = directories.reduce(0) { $0 + $1.count + 1 } + last.count
+            if (changed || last.count <= maxComponentBytes) && total <= maxPathBytes {
+                return String(decoding: Array((directories + [last]).joined(separator: [0x2F])), as: UTF8.self)
+            }
+            // Too long: mark as changed (adds the hash and caps the last
+            // component), then drop directories from the deepest one up.
+            if changed && !directories.isEmpty { directories.removeLast() }
+            changed = true
         }
-        let sanitized = (directories + [last]).joined(separator: [0x2F])
-        let parts = splitExtension(last)
-        let changed = !sanitized.elementsEqual(raw) || endsWithMarker(parts.stem)
-        if changed {
-            let stemBudget = maxComponentBytes - hashMarkerBytes - parts.extension.count
-            last = truncated(parts.stem, to: stemBudget) + Array("~\(StableHash.shortHex(raw))".utf8) + parts.extension
-        }
-        let bytes = Array((directories + [last]).joined(separator: [0x2F]))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Tells apart identical names in one archive: inserts `~<index>` before
@@ -88,32 +95,33 @@ public enum SafeOutputPath {
                 i += 1
                 continue
             }
-            let sequence = component[i..<i + length]
-            if isUnsafeCharacter(sequence) {
-                for byte in sequence { appendEscape(byte, to: &out) }
+            if isUnsafeCharacter(component, at: i, length: length) {
+                for k in i..<i + length { appendEscape(component[k], to: &out) }
             } else {
-                out.append(contentsOf: sequence)
+                for k in i..<i + length { out.append(component[k]) }
             }
             i += length
         }
         return out
     }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
+        let hex = hexDigits
         out.append(0x25)
         out.append(hex[Int(byte >> 4)])
         out.append(hex[Int(byte & 0xF)])
     }
 
-    private static func isUnsafeCharacter<Bytes: Collection<UInt8>>(_ sequence: Bytes) -> Bool where Bytes.Index == Int {
-        let bytes = Array(sequence)
-        switch bytes.count {
-        case 1: return bytes[0] < 0x20 || bytes[0] == 0x7F
-        case 2: return bytes[0] == 0xC2 && bytes[1] <= 0x9F  // U+0080–U+009F
+    /// Whether the well-formed character of `length` bytes at `i` must be escaped.
+    private static func isUnsafeCharacter<Bytes: Collection<UInt8>>(_ bytes: Bytes, at i: Int, length: Int) -> Bool where Bytes.Index == Int {
+        switch length {
+        case 1: return bytes[i] < 0x20 || bytes[i] == 0x7F
+        case 2: return bytes[i] == 0xC2 && bytes[i + 1] <= 0x9F  // U+0080–U+009F
         case 3:
             // U+202A–U+202E and U+2066–U+2069 are E2 80 AA–AE and E2 81 A6–A9.
-            return bytes[0] == 0xE2 && ((bytes[1] == 0x80 && (0xAA...0xAE).contains(bytes[2])) || (bytes[1] == 0x81 && (0xA6...0xA9).contains(bytes[2])))
+            return bytes[i] == 0xE2 && ((bytes[i + 1] == 0x80 && (0xAA...0xAE).contains(bytes[i + 2])) || (bytes[i + 1] == 0x81 && (0xA6...0xA9).contains(bytes[i + 2])))
         default: return false
         }
     }

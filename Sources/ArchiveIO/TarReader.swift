@@ -46,6 +46,8 @@ public final class TarReader {
     /// The owned `struct archive *`, freed in `deinit`.
     private let handle: OpaquePointer
     private var nextIndex = 0
+    /// Uncompressed offset of the last header read successfully.
+    private var lastHeaderOffset: Int64 = 0
     private var isFinished = false
 
     /// Opens `path` for reading. Throws `.cannotOpen` when the file cannot be
@@ -66,6 +68,10 @@ public final class TarReader {
         archive_read_support_format_empty(handle)
         let status = LibArchiveStatus(archive_read_open_filename(handle, path, options.blockSize))
         guard status.succeeded else {
+            // Opening reads the first block to recognise the format.
+            if LibArchiveStatus.isUnrecognizedFormat(handle) {
+                throw .unsupportedFormat(archive: path, reason: LibArchiveStatus.message(of: handle))
+            }
             throw .cannotOpen(archive: path, reason: LibArchiveStatus.message(of: handle))
         }
     }
@@ -81,6 +87,11 @@ public final class TarReader {
     /// delivered. After an error (or the end) further calls return nil.
     public func next() throws(ArchiveError) -> ArchiveItem? {
         guard !isFinished else { return nil }
+        // Names are converted by libarchive as headers are read and looked at.
+        return try UTF8Locale.run { () throws(ArchiveError) -> ArchiveItem? in try readNextItem() }
+    }
+
+    private func readNextItem() throws(ArchiveError) -> ArchiveItem? {
         var entryPointer: OpaquePointer?
         let status = LibArchiveStatus(archive_read_next_header(handle, &entryPointer))
         let index = nextIndex
@@ -92,7 +103,7 @@ public final class TarReader {
             break
         case .retry, .failed, .fatal:
             isFinished = true
-            if index == 0 && archive_format(handle) == 0 {
+            if index == 0 && LibArchiveStatus.isUnrecognizedFormat(handle) {
                 throw .unsupportedFormat(archive: path, reason: LibArchiveStatus.message(of: handle))
             }
             throw damage(at: index, entryName: nil)
@@ -102,6 +113,7 @@ public final class TarReader {
             throw damage(at: index, entryName: nil)
         }
         nextIndex += 1
+        lastHeaderOffset = max(archive_read_header_position(handle), 0)
         let rawName = Self.rawName(of: entry)
         let name = String(decoding: rawName, as: UTF8.self)
         let kind = Self.kind(of: entry)
@@ -196,7 +208,7 @@ public final class TarReader {
     private func damage(at index: Int, entryName: String?, message: String? = nil) -> ArchiveError {
         .damaged(ArchiveDamage(
             archive: path, entryIndex: index, entryName: entryName,
-            headerOffset: archive_read_header_position(handle),
+            headerOffset: entryName == nil ? lastHeaderOffset : max(archive_read_header_position(handle), lastHeaderOffset),
             streamOffset: archive_filter_bytes(handle, 0),
             fileOffset: archive_filter_bytes(handle, -1),
             message: message ?? LibArchiveStatus.message(of: handle)))

@@ -87,7 +87,7 @@ public final class TarWriter {
     /// Adds a symbolic link `name` → `target`.
     public func addSymbolicLink(path name: String, target: String) throws(ArchiveError) {
         try writeEntry(name: name, type: facepipe_ae_iflnk, permissions: 0o777, size: 0, modificationTime: 0) { entry in
-            archive_entry_set_symlink_utf8(entry, target)
+            archive_entry_copy_symlink(entry, target)
         }
         try check(archive_write_finish_entry(handle))
     }
@@ -95,7 +95,7 @@ public final class TarWriter {
     /// Adds a hard link `name` to the earlier entry `target`.
     public func addHardLink(path name: String, target: String) throws(ArchiveError) {
         try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: 0, modificationTime: 0) { entry in
-            archive_entry_set_hardlink_utf8(entry, target)
+            archive_entry_copy_hardlink(entry, target)
         }
         try check(archive_write_finish_entry(handle))
     }
@@ -111,7 +111,7 @@ public final class TarWriter {
     public func finish() throws(ArchiveError) {
         guard !isFinished else { throw .writerFinished(archive: path) }
         isFinished = true
-        try check(archive_write_close(handle))
+        try UTF8Locale.run { () throws(ArchiveError) in try check(archive_write_close(handle)) }
         guard rename(partialPath, path) == 0 else {
             throw .cannotWrite(archive: path, reason: "cannot rename \(partialPath): \(String(cString: strerror(errno)))")
         }
@@ -122,9 +122,12 @@ public final class TarWriter {
 
     private func writeEntry(name: String, type: UInt32, permissions: UInt32, size: Int, modificationTime: Int64, configure: (OpaquePointer) -> Void) throws(ArchiveError) {
         guard !isFinished else { throw .writerFinished(archive: path) }
+        guard UTF8Locale.isAvailable || (name.utf8.allSatisfy { $0 < 0x80 }) else {
+            throw .cannotWrite(archive: path, reason: "the non-ASCII name \"\(name)\" needs a UTF-8 locale (C.UTF-8), which this system lacks")
+        }
         guard let entry = archive_entry_new() else { throw .cannotWrite(archive: path, reason: "libarchive could not allocate an entry") }
         defer { archive_entry_free(entry) }
-        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_copy_pathname(entry, name)
         archive_entry_set_filetype(entry, type)
         archive_entry_set_perm(entry, permissions)
         archive_entry_set_size(entry, Int64(size))
@@ -132,7 +135,8 @@ public final class TarWriter {
         archive_entry_set_uid(entry, 0)
         archive_entry_set_gid(entry, 0)
         configure(entry)
-        try check(archive_write_header(handle, entry))
+        // Names are passed as UTF-8 bytes; libarchive converts them for pax records under a UTF-8 locale.
+        try UTF8Locale.run { () throws(ArchiveError) in try check(archive_write_header(handle, entry)) }
     }
 
     private func check(_ code: Int32) throws(ArchiveError) {
