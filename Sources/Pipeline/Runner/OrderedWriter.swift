@@ -79,9 +79,10 @@ final class OrderedWriter {
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
                                                    contentHash: contentHash, rows: rows, outputs: outputs),
                                   archive: item.archiveNumber, index: index)
-        case let .failed(reason, contentHash):
+        case let .failed(reason, contentHash, partial):
             summary.failedEntries += 1
-            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason)]
+            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
+                                      known: partial)]
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
                                                    contentHash: contentHash, rows: rows, outputs: []),
                                   archive: item.archiveNumber, index: index)

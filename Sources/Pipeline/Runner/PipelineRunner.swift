@@ -163,7 +163,7 @@ public enum PipelineRunner {
             let rendered = try root._execute(frame, executor: executor)
             return .rendered(rendered, contentHash: contentHash, cacheHits: executor.cacheHits)
         } catch {
-            return .failed(reason: String(describing: error), contentHash: contentHash)
+            return .failed(reason: String(describing: error), contentHash: contentHash, partial: executor.lastRecord)
         }
     }
 }
