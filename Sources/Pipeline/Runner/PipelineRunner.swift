@@ -32,7 +32,8 @@ public enum PipelineRunner {
                 ? try TarSink(path: layout.outputTar.path) : FolderSink(root: layout.root)
             writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
-                                       outputSignature: outputSignature)
+                                       outputSignature: outputSignature,
+                                       orderedPasses: steps.compactMap { $0.orderedPass?() })
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
