@@ -124,22 +124,12 @@ struct SeparableResampler {
         }}}}
     }
 
-    /// `value / divisor` rounded to nearest (half up) and clamped to 0…255, eight at a time.
+    /// `value / divisor` rounded to nearest (half up) and clamped to 0…255.
+    /// Written so the loop vectorises: no trapping float→int conversion (see
+    /// ``roundedByte(_:)``).
     @inline(__always)
     private func storeRounded(_ values: UnsafeMutablePointer<Float>, count: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let divisor = SIMD8<Float>(repeating: self.divisor)
-        let half = SIMD8<Float>(repeating: 0.5), low = SIMD8<Float>(repeating: 0), high = SIMD8<Float>(repeating: 255)
-        var i = 0
-        while i + 8 <= count {
-            let v = UnsafeRawPointer(values + i).loadUnaligned(as: SIMD8<Float>.self)
-            let clamped = (v / divisor + half).clamped(lowerBound: low, upperBound: high)
-            let bytes = SIMD8<UInt8>(truncatingIfNeeded: SIMD8<Int32>(clamped, rounding: .towardZero))
-            UnsafeMutableRawPointer(out + i).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
-            i += 8
-        }
-        while i < count {
-            out[i] = UInt8(min(max(values[i] / self.divisor + 0.5, 0), 255))
-            i += 1
-        }
+        let divisor = self.divisor
+        for i in 0..<count { out[i] = roundedByte(values[i] / divisor) }
     }
 }
