@@ -22,9 +22,9 @@ extension RGBImage {
         case .rightBottom: (origin, stepI, stepJ) = ((w - 1) * ow + h - 1, -ow, -1) // (H−1−j, W−1−i)
         case .leftBottom: (origin, stepI, stepJ) = ((w - 1) * ow, -ow, 1)           // (j, W−1−i)
         }
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { destination in
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { destination, initialized in
+            initialized = pixels.count
+            pixels.withUnsafeBufferPointer { source in
                 let src = source.baseAddress!, dst = destination.baseAddress!
                 if !orientation.swapsDimensions {
                     // Rows stay rows: copy (or reverse) each row in one sweep.
