@@ -14,6 +14,15 @@ struct SeparableResampler {
     let vertical: ResamplingTaps
     /// Every output value is divided by this (the box area for area averaging, 1 otherwise).
     let divisor: Float
+    /// Whether the horizontal taps all have the fixed two-tap shape (bilinear).
+    private let horizontalIsTwoTap: Bool
+
+    init(horizontal: ResamplingTaps, vertical: ResamplingTaps, divisor: Float) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.divisor = divisor
+        horizontalIsTwoTap = horizontal.isTwoTap
+    }
 
     /// Resamples the `region` of `source` (whole pixels, inside the image) to
     /// `outputWidth`×`outputHeight`; the taps index the region's columns and rows.
@@ -110,6 +119,16 @@ struct SeparableResampler {
         horizontal.offsets.withUnsafeBufferPointer { offsets in
         horizontal.weights.withUnsafeBufferPointer { weights in
             let weightBase = weights.baseAddress!
+            if horizontalIsTwoTap {
+                for k in 0..<outputWidth {
+                    let pixel = line + starts[k] * 3
+                    let w0 = weightBase[2 * k], w1 = weightBase[2 * k + 1]
+                    row[k * 3] = w0 * pixel[0] + w1 * pixel[3]
+                    row[k * 3 + 1] = w0 * pixel[1] + w1 * pixel[4]
+                    row[k * 3 + 2] = w0 * pixel[2] + w1 * pixel[5]
+                }
+                return
+            }
             for k in 0..<outputWidth {
                 var pixel = line + starts[k] * 3
                 var weight = weightBase + offsets[k]
@@ -130,6 +149,11 @@ struct SeparableResampler {
     @inline(__always)
     private func storeRounded(_ values: UnsafeMutablePointer<Float>, count: Int, to out: UnsafeMutablePointer<UInt8>) {
         let divisor = self.divisor
-        for i in 0..<count { out[i] = roundedByte(values[i] / divisor) }
+        if divisor == 1 {
+            for i in 0..<count { out[i] = roundedByte(values[i]) }
+        } else {
+            // A true division (not a reciprocal) keeps integer-factor means exactly rounded.
+            for i in 0..<count { out[i] = roundedByte(values[i] / divisor) }
+        }
     }
 }
