@@ -26,9 +26,30 @@ extension RGBImage {
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { destination in
                 let src = source.baseAddress!, dst = destination.baseAddress!
+                if !orientation.swapsDimensions {
+                    // Rows stay rows: copy (or reverse) each row in one sweep.
+                    let rowBytes = w * 3
+                    for j in 0..<h {
+                        let from = src + j * rowBytes
+                        let to = dst + (origin + j * stepJ) * 3
+                        if stepI == 1 {
+                            UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: rowBytes)
+                        } else {
+                            // Mirrored row: walk the destination right to left.
+                            var d = to
+                            var s = from
+                            for _ in 0..<w {
+                                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                                d -= 3
+                                s += 3
+                            }
+                        }
+                    }
+                    return
+                }
                 // Tiles keep both the rows read and the columns written in cache
                 // for the transposing cases.
-                let tile = 64
+                let tile = 32
                 for tileJ in stride(from: 0, to: h, by: tile) {
                     let jEnd = min(tileJ + tile, h)
                     for tileI in stride(from: 0, to: w, by: tile) {
