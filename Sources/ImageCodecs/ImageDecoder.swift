@@ -48,7 +48,19 @@ public final class ImageDecoder {
         let exif = markers.exif.map { ExifParser.orientation(fromTIFF: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
             ?? ExifParser.Result(orientation: .topLeft, warnings: [])
         let decompressor = try jpegDecompressor()
-        let header = try decompressor.header(of: bytes, markers: markers)
+        let header: TurboJPEGDecompressor.Header
+        do throws(ImageDecodeError) {
+            header = try decompressor.header(of: bytes, markers: markers)
+            // A header cut short can "succeed" with a 0×0 size.
+            if header.width == 0 || header.height == 0 {
+                throw markers.runsPastEnd
+                    ? .truncated(format: .jpeg, detail: "data ends inside the JPEG header")
+                    : .corrupt(format: .jpeg, detail: "header declares an empty \(header.width)x\(header.height) image")
+            }
+        } catch {
+            jpeg = nil  // never reuse a handle libjpeg gave up on
+            throw error
+        }
         try Self.checkLimit(width: header.width, height: header.height, format: .jpeg, options: options)
 
         var scale = options.jpegScale
@@ -84,7 +96,12 @@ public final class ImageDecoder {
                 failure = error
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            // After an error libjpeg's state may be left mid-stream (TurboJPEG 2.1
+            // then misreads the next file's tables): drop the handle.
+            jpeg = nil
+            throw failure
+        }
         return DecodedImage(image: RGBImage(width: width, height: height, pixels: pixels), format: .jpeg,
                             orientation: exif.orientation, headerWidth: header.width, headerHeight: header.height,
                             hadAlpha: false, warnings: warnings)
@@ -101,6 +118,11 @@ public final class ImageDecoder {
 
     private func decodePNG(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodeError) -> DecodedImage {
         let chunks = PNGChunks(scanning: bytes)
+        if let size = chunks.headerSize {
+            // Checked from IHDR before libpng reads further (a header-only
+            // file claiming 50 000 × 50 000 is "too large", not "truncated").
+            try Self.checkLimit(width: size.width, height: size.height, format: .png, options: options)
+        }
         let session = try PNGReadSession(bytes, completeFile: chunks.complete)
         let width = session.width, height = session.height
         try Self.checkLimit(width: width, height: height, format: .png, options: options)
@@ -116,7 +138,17 @@ public final class ImageDecoder {
             initialized = width * height * 3
             do throws(ImageDecodeError) {
                 let warning: String?
-                if hasAlpha {
+                if chunks.isInterlaced16Bit {
+                    var rgba = [UInt8](repeating: 0, count: width * height * 4)
+                    try rgba.withUnsafeMutableBytes { rgbaBytes in
+                        Result { () throws(ImageDecodeError) in
+                            try PNGReadSession.decodeClassic(bytes, width: width, height: height, into: rgbaBytes)
+                            AlphaCompositing.composite(rgba: UnsafeRawBufferPointer(rgbaBytes), into: UnsafeMutableRawBufferPointer(rgb),
+                                                       pixelCount: width * height, background: options.alphaBackground)
+                        }
+                    }.get()
+                    warning = nil
+                } else if hasAlpha {
                     var rgba = [UInt8](repeating: 0, count: width * height * 4)
                     warning = try rgba.withUnsafeMutableBytes { rgbaBytes in
                         Result { () throws(ImageDecodeError) in
