@@ -8,7 +8,7 @@ struct Facepipe: AsyncParsableCommand {
         commandName: "facepipe",
         abstract: "Face annotations for image archives: detect, landmark, annotate, with a reproducible manifest.",
         version: FacepipeVersion.string,
-        subcommands: []
+        subcommands: [ModelCommand.self]
     )
 
     static func main() async {
