@@ -1,0 +1,151 @@
+import CArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a tar archive (pax-restricted: plain ustar headers, pax records only
+/// for names ustar cannot hold), optionally compressed, with deterministic bytes.
+///
+/// Every header has mtime 0 (unless given), uid/gid 0, no user or group names,
+/// mode 0644 for files and 0755 for directories, so the same calls always give
+/// the same file. Bytes go to `<path>.partial`, which `finish()` renames to
+/// `path`; a writer dropped without `finish()` removes the partial file.
+/// Not `Sendable`: one writer per task.
+public final class TarWriter {
+    /// The compression filter applied to the tar stream.
+    public enum Compression: String, Sendable, CaseIterable {
+        case none, gzip, bzip2, xz, zstd
+    }
+
+    /// The archive's final path.
+    public let path: String
+    public let compression: Compression
+
+    /// The owned `struct archive *` (write side), freed in `deinit`.
+    private let handle: OpaquePointer
+    private let partialPath: String
+    private var isFinished = false
+    private var renamed = false
+
+    /// Creates `<path>.partial` and prepares the tar stream.
+    public init(path: String, compression: Compression = .none) throws(ArchiveError) {
+        guard let handle = archive_write_new() else { throw .cannotWrite(archive: path, reason: "libarchive could not allocate a writer") }
+        self.path = path
+        self.compression = compression
+        self.handle = handle
+        self.partialPath = path + ".partial"
+        do throws(ArchiveError) {
+            try check(archive_write_set_format_pax_restricted(handle))
+            switch compression {
+            case .none: break
+            case .gzip:
+                try check(archive_write_add_filter_gzip(handle))
+                // No timestamp in the gzip header, for reproducible bytes.
+                try check(archive_write_set_filter_option(handle, "gzip", "timestamp", nil))
+            case .bzip2: try check(archive_write_add_filter_bzip2(handle))
+            case .xz: try check(archive_write_add_filter_xz(handle))
+            case .zstd: try check(archive_write_add_filter_zstd(handle))
+            }
+            try check(archive_write_open_filename(handle, partialPath))
+        } catch {
+            isFinished = true
+            throw error
+        }
+    }
+
+    deinit {
+        archive_write_free(handle)
+        if !renamed { unlink(partialPath) }
+    }
+
+    /// Adds a regular file (mode 0644) holding `data`.
+    public func add(path name: String, data: [UInt8], modificationTime: Int64 = 0) throws(ArchiveError) {
+        try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: data.count, modificationTime: modificationTime) { entry in }
+        var written = 0
+        while written < data.count {
+            var result = 0
+            data.withUnsafeBytes { bytes in
+                result = archive_write_data(handle, bytes.baseAddress! + written, data.count - written)
+            }
+            if let status = LibArchiveStatus(byteCountOrStatus: result) {
+                try check(status)
+            }
+            if result == 0 { throw .cannotWrite(archive: path, reason: "libarchive accepted no bytes for \(name)") }
+            written += result
+        }
+        try check(archive_write_finish_entry(handle))
+    }
+
+    /// Adds a directory entry (mode 0755).
+    public func addDirectory(path name: String) throws(ArchiveError) {
+        try writeEntry(name: name, type: facepipe_ae_ifdir, permissions: 0o755, size: 0, modificationTime: 0) { _ in }
+        try check(archive_write_finish_entry(handle))
+    }
+
+    /// Adds a symbolic link `name` → `target`.
+    public func addSymbolicLink(path name: String, target: String) throws(ArchiveError) {
+        try writeEntry(name: name, type: facepipe_ae_iflnk, permissions: 0o777, size: 0, modificationTime: 0) { entry in
+            archive_entry_copy_symlink(entry, target)
+        }
+        try check(archive_write_finish_entry(handle))
+    }
+
+    /// Adds a hard link `name` to the earlier entry `target`.
+    public func addHardLink(path name: String, target: String) throws(ArchiveError) {
+        try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: 0, modificationTime: 0) { entry in
+            archive_entry_copy_hardlink(entry, target)
+        }
+        try check(archive_write_finish_entry(handle))
+    }
+
+    /// Adds a named pipe (FIFO) entry.
+    public func addFIFO(path name: String) throws(ArchiveError) {
+        try writeEntry(name: name, type: facepipe_ae_ififo, permissions: 0o644, size: 0, modificationTime: 0) { _ in }
+        try check(archive_write_finish_entry(handle))
+    }
+
+    /// Writes the end-of-archive blocks, flushes compression and renames the
+    /// partial file to `path`. No entries can be added afterwards.
+    public func finish() throws(ArchiveError) {
+        guard !isFinished else { throw .writerFinished(archive: path) }
+        isFinished = true
+        try UTF8Locale.run { () throws(ArchiveError) in try check(archive_write_close(handle)) }
+        guard rename(partialPath, path) == 0 else {
+            throw .cannotWrite(archive: path, reason: "cannot rename \(partialPath): \(String(cString: strerror(errno)))")
+        }
+        renamed = true
+    }
+
+    // MARK: - Internals
+
+    private func writeEntry(name: String, type: UInt32, permissions: UInt32, size: Int, modificationTime: Int64, configure: (OpaquePointer) -> Void) throws(ArchiveError) {
+        guard !isFinished else { throw .writerFinished(archive: path) }
+        guard UTF8Locale.isAvailable || (name.utf8.allSatisfy { $0 < 0x80 }) else {
+            throw .cannotWrite(archive: path, reason: "the non-ASCII name \"\(name)\" needs a UTF-8 locale (C.UTF-8), which this system lacks")
+        }
+        guard let entry = archive_entry_new() else { throw .cannotWrite(archive: path, reason: "libarchive could not allocate an entry") }
+        defer { archive_entry_free(entry) }
+        archive_entry_copy_pathname(entry, name)
+        archive_entry_set_filetype(entry, type)
+        archive_entry_set_perm(entry, permissions)
+        archive_entry_set_size(entry, Int64(size))
+        archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        configure(entry)
+        // Names are passed as UTF-8 bytes; libarchive converts them for pax records under a UTF-8 locale.
+        try UTF8Locale.run { () throws(ArchiveError) in try check(archive_write_header(handle, entry)) }
+    }
+
+    private func check(_ code: Int32) throws(ArchiveError) {
+        try check(LibArchiveStatus(code))
+    }
+
+    private func check(_ status: LibArchiveStatus) throws(ArchiveError) {
+        guard status.succeeded else {
+            throw .cannotWrite(archive: path, reason: LibArchiveStatus.message(of: handle))
+        }
+    }
+}
