@@ -71,6 +71,9 @@ public final class ImageDecoder {
             // axes; map it back to stored dimensions below.
             scale = best
         }
+        guard TurboJPEGDecompressor.supportedScales.contains(scale) else {
+            throw .unsupported(format: .jpeg, detail: "this TurboJPEG cannot scale by 1/\(scale.denominator)")
+        }
         let width = scale.scaled(header.width), height = scale.scaled(header.height)
         var warnings = exif.warnings
         var failure: ImageDecodeError?
@@ -178,8 +181,9 @@ public final class ImageDecoder {
         guard width > 0, height > 0 else {
             throw .corrupt(format: format, detail: "header declares an empty \(width)x\(height) image")
         }
-        // Both are below 2^32 (the header fields are 16- or 31-bit), so the product cannot overflow Int.
-        if width * height > options.maxPixels {
+        // PNG's IHDR fields are 32-bit (a hostile file may exceed the 2^31 the spec allows): multiply without trapping.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > options.maxPixels {
             throw .tooLarge(width: width, height: height, limit: options.maxPixels)
         }
     }

@@ -27,6 +27,9 @@ struct BenchCodecsCommand: ParsableCommand {
     @Flag(help: "Sweep zlib level × strategy × filter for PNG encoding instead of the three named settings.")
     var sweep = false
 
+    @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive); repeatable.")
+    var onlySettings: [String] = []
+
     @Option(help: "JPEG DCT scale denominator for decoding: 1, 2, 4 or 8.")
     var scale: Int = 1
 
@@ -36,7 +39,7 @@ struct BenchCodecsCommand: ParsableCommand {
         }
         let decoder = ImageDecoder()
         var images: [(name: String, image: RGBImage)] = []
-        if !encodeOnly { print("decode\tfile\tformat\twidth\theight\tMP/s") }
+        if !encodeOnly { print("decode\tfile\tformat\twidth\theight\tMP/s(wall)\tMP/s(cpu)") }
         for path in files {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let options = DecodeOptions(jpegScale: jpegScale)
@@ -50,12 +53,14 @@ struct BenchCodecsCommand: ParsableCommand {
         }
         guard !decodeOnly else { return }
 
-        let settings: [(String, PNGEncodeOptions)] = sweep ? Self.sweepSettings : [
+        let settings: [(String, PNGEncodeOptions)] = !onlySettings.isEmpty
+            ? Self.sweepSettings.filter { onlySettings.contains($0.0) }
+            : sweep ? Self.sweepSettings : [
             ("facepipe-default", PNGEncodeOptions()),
             ("zlib-level-6", .zlibDefault),
             ("opencv-default(level1+rle+adaptive)", .opencvDefault),
         ]
-        print("encode\tsetting\tMP/s\tbytes/pixel")
+        print("encode\tsetting\tMP/s(wall)\tMP/s(cpu)\tbytes/pixel")
         let totalPixels = Double(images.reduce(0) { $0 + $1.image.pixelCount })
         for (name, options) in settings {
             var bytes = 0
@@ -69,7 +74,7 @@ struct BenchCodecsCommand: ParsableCommand {
 
     static var sweepSettings: [(String, PNGEncodeOptions)] {
         var all: [(String, PNGEncodeOptions)] = []
-        for level in [1, 2, 3, 6] {
+        for level in [1, 2, 3, 6, 9] {
             for strategy in PNGEncodeOptions.Strategy.allCases {
                 for filter in PNGEncodeOptions.Filter.allCases {
                     all.append(("level\(level)-\(strategy)-\(filter)", PNGEncodeOptions(level: level, strategy: strategy, filter: filter)))
@@ -79,22 +84,34 @@ struct BenchCodecsCommand: ParsableCommand {
         return all
     }
 
-    /// Megapixels per second of `body`, each call covering `megapixels`.
-    private func measure(megapixels: Double, _ body: () -> Void) -> Double {
+    /// Megapixels per second of `body`, each call covering `megapixels`:
+    /// wall-clock (comparable with tjbench) and this thread's CPU time (robust
+    /// when other processes share the cores).
+    private func measure(megapixels: Double, _ body: () -> Void) -> Rate {
         let clock = ContinuousClock()
         let warmupEnd = clock.now + .seconds(min(0.5, seconds))
         repeat { body() } while clock.now < warmupEnd
         var iterations = 0
-        let start = clock.now
+        let start = clock.now, cpuStart = Self.threadCPUSeconds()
         var elapsed = Duration.zero
         repeat {
             body()
             iterations += 1
             elapsed = clock.now - start
         } while elapsed < .seconds(seconds)
-        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return megapixels * Double(iterations) / secondsElapsed
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let cpu = Self.threadCPUSeconds() - cpuStart
+        let total = megapixels * Double(iterations)
+        return Rate(wall: total / wall, cpu: total / max(cpu, 1e-9))
     }
 
-    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    struct Rate { var wall: Double; var cpu: Double }
+
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func format(_ rate: Rate) -> String { String(format: "%.1f\t%.1f", rate.wall, rate.cpu) }
 }

@@ -5,7 +5,7 @@ import Testing
 /// Inputs found in real archives that must give a typed error, never a crash.
 @Suite struct BadInputTests {
     enum Expected: Sendable {
-        case empty, unknownFormat, truncated, corrupt, tooLarge
+        case empty, unknownFormat, truncated, corrupt, tooLarge, unsupported
     }
 
     struct BadCase: CustomTestStringConvertible, Sendable {
@@ -23,6 +23,11 @@ import Testing
         let ihdr: [UInt8] = Array("IHDR".utf8) + [width, height].flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } } + [8, 2, 0, 0, 0]
         let crc = ihdr.crc32
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+    }
+
+    /// Index of the SOF0 marker's 0xFF byte.
+    static func sofIndex(_ jpeg: [UInt8]) -> Int? {
+        jpeg.indices.dropLast().first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 }
     }
 
     static let cases: [BadCase] = [
@@ -45,6 +50,17 @@ import Testing
             for i in 0..<400 { j[j.count / 2 - 200 + i] = noise[i] == 0xFF ? 0 : noise[i] }
             return j
         }, expected: .corrupt),
+        BadCase(name: "12-bit JPEG", bytes: {
+            var j = try jpeg()
+            let sof = try #require(sofIndex(j))
+            j[sof + 4] = 12  // sample precision
+            return j
+        }, expected: .unsupported),
+        BadCase(name: "lossless JPEG (SOF3)", bytes: {
+            var j = try jpeg()
+            j[try #require(sofIndex(j)) + 1] = 0xC3
+            return j
+        }, expected: .unsupported),
         BadCase(name: "PNG signature only", bytes: { Array(try png().prefix(8)) }, expected: .truncated),
         BadCase(name: "PNG cut in half", bytes: { let p = try png(); return Array(p.prefix(p.count / 2)) }, expected: .truncated),
         BadCase(name: "PNG without IEND", bytes: { Array(try png().dropLast(12)) }, expected: .truncated),
@@ -65,7 +81,7 @@ import Testing
             guard let error = error as? ImageDecodeError else { return false }
             print("\(testCase.name): \(error)")
             switch (error, testCase.expected) {
-            case (.empty, .empty), (.unknownFormat, .unknownFormat), (.truncated, .truncated), (.corrupt, .corrupt), (.tooLarge, .tooLarge):
+            case (.empty, .empty), (.unknownFormat, .unknownFormat), (.truncated, .truncated), (.corrupt, .corrupt), (.tooLarge, .tooLarge), (.unsupported, .unsupported):
                 return !error.description.isEmpty
             default:
                 return false
@@ -85,6 +101,10 @@ import Testing
         #expect(try ImageDecoder.decode(try Self.png(), options: DecodeOptions(maxPixels: 4096)).image.width == 64)
         #expect(throws: ImageDecodeError.tooLarge(width: 50_000, height: 50_000, limit: 100_000_000)) {
             try ImageDecoder.decode(Self.pngHeader(width: 50_000, height: 50_000))
+        }
+        // 32-bit IHDR fields whose product overflows Int64 must not trap.
+        #expect(throws: ImageDecodeError.tooLarge(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, limit: 100_000_000)) {
+            try ImageDecoder.decode(Self.pngHeader(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF))
         }
     }
 

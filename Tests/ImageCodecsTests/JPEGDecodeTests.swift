@@ -109,6 +109,14 @@ import _TestSupport
         #expect(abs(Int(decoded.image.pixels[0]) - Int(source.pixels[0])) <= 10)
     }
 
+    @Test func everyScaleIsDecodable() throws {
+        let jpeg = try TestImages.jpeg(TestImages.gradient(width: 33, height: 17))
+        for scale in JPEGScale.allCases {
+            let decoded = try ImageDecoder.decode(jpeg, options: DecodeOptions(jpegScale: scale))
+            #expect(decoded.image.width == scale.scaled(33) && decoded.image.height == scale.scaled(17))
+        }
+    }
+
     @Test func minimumSizePicksTheStrongestSufficientReduction() throws {
         let jpeg = try TestImages.jpeg(TestImages.gradient(width: 400, height: 200))
         let options = DecodeOptions(minimumSize: (width: 90, height: 50))

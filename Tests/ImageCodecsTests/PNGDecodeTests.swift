@@ -137,3 +137,16 @@ import Testing
         }
     }
 }
+
+@Suite struct UprightTests {
+    @Test func rightTopRotatesClockwise() throws {
+        // Stored 2×1: red, blue. Orientation 6 (rotate 90° clockwise) → upright 1×2: red on top, blue below.
+        var raw = PNGRawImage(width: 2, height: 1, colorType: .rgb, bitDepth: 8, rows: [255, 0, 0, 0, 0, 255])
+        raw.exif = TestImages.exifTIFF(orientation: 6, bigEndian: false)
+        let decoded = try ImageDecoder.decode(try PNGEncoder.encode(raw, options: PNGEncodeOptions()))
+        let upright = decoded.uprightImage()
+        #expect(upright.width == decoded.uprightWidth && upright.height == decoded.uprightHeight)
+        #expect(upright.width == 1 && upright.height == 2)
+        #expect(upright.pixels == [255, 0, 0, 0, 0, 255])
+    }
+}
