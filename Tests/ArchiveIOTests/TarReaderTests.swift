@@ -312,3 +312,16 @@ import Testing
         #expect(result.files.map(\.index) == [0, 1], "a pax header and its entry are one item")
     }
 }
+
+@Suite struct ZipReadingTests {
+    @Test func readsStoredZipMembers() throws {
+        var zip = ZipBuilder()
+        zip.add(name: "photos/a.jpg", data: .random(count: 1000, seed: 50))
+        zip.add(name: "photos/ü.png", data: [1, 2, 3])
+        let directory = try TemporaryDirectory()
+        let result = readAll(try directory.write("photos.zip", zip.bytes))
+        #expect(result.error == nil)
+        #expect(result.files.map(\.name) == ["photos/a.jpg", "photos/ü.png"])
+        #expect(result.files.map(\.data) == [.random(count: 1000, seed: 50), [1, 2, 3]])
+    }
+}
