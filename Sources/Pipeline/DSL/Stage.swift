@@ -52,7 +52,11 @@ extension Stage {
     public func _collect(into nodes: inout [StageNode]) {
         let failure: PipelineError?
         do { try validate(); failure = nil } catch { failure = error }
-        nodes.append(StageNode(definition: definition, caching: caching, validationFailure: failure))
+        var node = StageNode(definition: definition, caching: caching, validationFailure: failure)
+        if let ordered = self as? any OrderedRecordStage {
+            node.orderedPass = { ordered.makeOrderedPass() }
+        }
+        nodes.append(node)
     }
 }
 

@@ -6,9 +6,9 @@ import ImageCore
 /// on the worker's first face stage and reused for every later image.
 public protocol FaceEngine: AnyObject {
     func detect(in image: RGBImage, options: FaceDetectionOptions) throws -> [FaceDetection]
-    /// The mesh (and irises) of a detected face; nil when the landmark model
-    /// says no face is there.
-    func landmarks(for detection: FaceDetection, in image: RGBImage) throws -> FaceLandmarks?
+    /// The mesh (and, with `iris`, the irises and eye contours) of a detected
+    /// face; nil when the landmark model says no face is there.
+    func landmarks(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws -> FaceLandmarks?
 }
 
 /// How a worker obtains its ``FaceEngine``. Part of the run configuration,

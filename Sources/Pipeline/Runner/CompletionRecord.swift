@@ -10,6 +10,9 @@ struct CompletionRecord: Codable, Sendable, Equatable {
     var contentHash: String
     var rows: [[String]]
     var outputs: [String]
+    /// The record before in-order passes, kept only when the pipeline has
+    /// some (a resumed run replays them to rebuild their state).
+    var record: EntryRecord? = nil
 }
 
 /// The folder of completion records.
