@@ -17,6 +17,12 @@ enum Kernels {
         UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
     }
 
+    /// Lane-wise maximum (the stdlib's generic `pointwiseMax` is not specialized here).
+    @inline(__always)
+    static func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: a .< b)
+    }
+
     /// Stores the first `lanes` lanes of `value`.
     @inline(__always)
     static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
@@ -33,9 +39,10 @@ enum Kernels {
         case .none:
             return value
         case .relu:
-            return pointwiseMax(value, .zero)
+            return value.replacing(with: SIMD8<Float>.zero, where: value .< SIMD8<Float>.zero)
         case .relu6:
-            return pointwiseMin(pointwiseMax(value, .zero), SIMD8(repeating: 6))
+            let positive = value.replacing(with: SIMD8<Float>.zero, where: value .< SIMD8<Float>.zero)
+            return positive.replacing(with: SIMD8(repeating: 6), where: positive .> SIMD8(repeating: 6))
         case let .prelu(alpha):
             let slope = load(constants + alpha + channel)
             return value.replacing(with: value * slope, where: value .< .zero)
