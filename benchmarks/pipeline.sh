@@ -57,6 +57,13 @@ measure facepipe "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe" --workers "$
 measure mediapipe taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
     --out "$WORK/mediapipe" --workers "$WORKERS"
 
+failed_everything=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(int(s["entries"] > 0 and s["failedEntries"] == s["entries"]))' "$WORK/facepipe/run.json")
+if [ "$failed_everything" = 1 ]; then
+    echo "facepipe faces failed on every entry; first error:" >&2
+    sed -n 2p "$WORK/facepipe/manifest.csv" >&2
+    exit 1
+fi
+
 read -r floor_images floor_mp < <(facepipe_counts "$WORK/floor")
 read -r fp_images fp_mp < <(facepipe_counts "$WORK/facepipe")
 read -r mp_images mp_mp < <(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"])' "$WORK/mediapipe.out")
