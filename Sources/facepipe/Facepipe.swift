@@ -1,6 +1,7 @@
 import ArgumentParser
 import CFacepipeShims
 import Foundation
+import Pipeline
 
 @main
 struct Facepipe: AsyncParsableCommand {
@@ -8,7 +9,7 @@ struct Facepipe: AsyncParsableCommand {
         commandName: "facepipe",
         abstract: "Face annotations for image archives: detect, landmark, annotate, with a reproducible manifest.",
         version: FacepipeVersion.string,
-        subcommands: []
+        subcommands: [RunCommand.self, PipelinesCommand.self, DescribeCommand.self, ModelCommand.self, BenchCodecsCommand.self]
     )
 
     static func main() async {
@@ -27,7 +28,17 @@ struct Facepipe: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as UsageFailure {
+            FileHandle.standardError.write(Data("facepipe: error: \(failure.message)\n".utf8))
+            Foundation.exit(ExitStatus.usageOrSetup.rawValue)
         } catch {
+            // Usage errors (bad flags, validation) exit 2 as documented; help,
+            // version and explicit exit codes keep theirs.
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usageOrSetup.rawValue)
+            }
             exit(withError: error)
         }
     }

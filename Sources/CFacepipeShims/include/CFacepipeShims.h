@@ -9,4 +9,7 @@ int facepipe_cpu_supports_build_target(void);
 /// A human-readable list of the required extensions the CPU lacks ("" when none).
 const char *facepipe_cpu_missing_features(void);
 
+#include "facepipe_png_encode.h"
+#include "facepipe_png_decode.h"
+
 #endif

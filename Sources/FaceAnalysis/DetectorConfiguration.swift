@@ -1,0 +1,51 @@
+/// The fixed facts of one BlazeFace model (MODELS.md "How the detectors are
+/// decoded"): input size, SSD anchor strides and anchors per cell.
+package struct DetectorConfiguration: Sendable, Hashable {
+    package var modelFile: String
+    package var inputSize: Int
+    package var strides: [Int]
+    /// Anchors per feature-map cell for each stride (MediaPipe's
+    /// `interpolated_scale_aspect_ratio` 1.0 adds one per layer sharing a stride).
+    package var anchorsPerCell: [Int]
+
+    package static let shortRange = DetectorConfiguration(
+        modelFile: "face_detection_short_range.tflite", inputSize: 128,
+        strides: [8, 16], anchorsPerCell: [2, 6])
+    package static let fullRange = DetectorConfiguration(
+        modelFile: "face_detection_full_range.tflite", inputSize: 192,
+        strides: [4], anchorsPerCell: [1])
+    package static let fullRangeSparse = DetectorConfiguration(
+        modelFile: "face_detection_full_range_sparse.tflite", inputSize: 192,
+        strides: [4], anchorsPerCell: [1])
+
+    package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
+        switch mode {
+        case .fast: .shortRange
+        case .accurate: .fullRange
+        case .sparse: .fullRangeSparse
+        }
+    }
+
+    /// Anchor centres, normalized 0…1, in the order the model emits them:
+    /// stride level, row, column, repeat.
+    package var anchors: [SIMD2<Float>] {
+        var result: [SIMD2<Float>] = []
+        for (stride, perCell) in zip(strides, anchorsPerCell) {
+            let cells = (inputSize + stride - 1) / stride
+            for y in 0..<cells {
+                for x in 0..<cells {
+                    let centre = SIMD2<Float>((Float(x) + 0.5) / Float(cells), (Float(y) + 0.5) / Float(cells))
+                    result.append(contentsOf: repeatElement(centre, count: perCell))
+                }
+            }
+        }
+        return result
+    }
+
+    package var anchorCount: Int {
+        zip(strides, anchorsPerCell).reduce(0) { total, level in
+            let cells = (inputSize + level.0 - 1) / level.0
+            return total + cells * cells * level.1
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Which BlazeFace model and search strategy `FaceAnalyzer.detect` uses
+/// (ML Kit's `performanceMode`, extended).
+public enum DetectorMode: String, Sendable, Codable, CaseIterable {
+    /// `face_detection_short_range` (128×128) on the whole frame: faces
+    /// within about 2 m that fill a good part of the picture.
+    case fast
+    /// `face_detection_full_range` (192×192) on the whole frame plus, for
+    /// large images, overlapping tiles of an image pyramid down to the size
+    /// `minFaceSize` asks for, merged by weighted NMS. Finds small faces in
+    /// large images at a cost proportional to the pixels searched.
+    case accurate
+    /// `face_detection_full_range_sparse` (192×192) on the whole frame.
+    case sparse
+}
+
+/// Detection options, ML Kit style.
+public struct FaceDetectionOptions: Sendable, Hashable, Codable {
+    public var mode: DetectorMode
+    /// Smallest face to report, as face width / image width (ML Kit's
+    /// `minFaceSize`, default 0.1). Compared with the detection box width.
+    /// In `.accurate` mode it also sets how fine the tiling goes.
+    public var minFaceSize: Float
+    /// Detections below this confidence are dropped (MediaPipe's minimum
+    /// detection confidence, default 0.5; values below 0.5 act as 0.5).
+    public var minScore: Float
+
+    public init(mode: DetectorMode = .fast, minFaceSize: Float = 0.1, minScore: Float = 0.5) {
+        self.mode = mode
+        self.minFaceSize = minFaceSize
+        self.minScore = minScore
+    }
+
+    /// Checks ranges; `FaceAnalyzer.detect` calls it before any work.
+    public func validate() throws(FaceAnalysisError) {
+        guard minFaceSize.isFinite, minFaceSize >= 0, minFaceSize <= 1 else {
+            throw .invalidOption("minFaceSize must be in 0…1, got \(minFaceSize)")
+        }
+        guard minScore.isFinite, minScore >= 0, minScore <= 1 else {
+            throw .invalidOption("minScore must be in 0…1, got \(minScore)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ImageCore
+
+/// A rotated square region of the image in pixels: the crop a landmark
+/// model sees. `rotation` is the angle (radians, y down) of the square's
+/// x axis in the image, so its x axis is (cos, sin) and its y axis (−sin, cos).
+package struct RotatedSquare: Sendable, Hashable {
+    package var centerX: Float
+    package var centerY: Float
+    package var side: Float
+    package var rotation: Float
+
+    package init(centerX: Float, centerY: Float, side: Float, rotation: Float) {
+        self.centerX = centerX; self.centerY = centerY; self.side = side; self.rotation = rotation
+    }
+
+    /// MediaPipe's angle from two keypoints, θ = −atan2(y0 − y1, x1 − x0),
+    /// normalized to −π…π.
+    package static func angle(from a: Point, to b: Point) -> Float {
+        let angle = -atan2(a.y - b.y, b.x - a.x)
+        return angle - 2 * .pi * ((angle + .pi) / (2 * .pi)).rounded(.down)
+    }
+
+    /// The Face Mesh input region: a square of 1.5 × the box's longer side,
+    /// centred on the box, turned by the eye line (detector keypoints 0 → 1).
+    package static func faceMeshROI(for detection: FaceDetection) -> RotatedSquare {
+        let side = max(detection.box.width, detection.box.height) * 1.5
+        let eyes = detection.keypoints.count >= 2 ? (detection.keypoints[0], detection.keypoints[1]) : (Point(x: 0, y: 0), Point(x: 1, y: 0))
+        return RotatedSquare(centerX: detection.box.centerX, centerY: detection.box.centerY,
+                             side: side, rotation: angle(from: eyes.0, to: eyes.1))
+    }
+
+    /// The Iris input region for one eye: the box around its two corners
+    /// (`a` on the image left for an upright face), squared on its longer
+    /// side and scaled by 2.3, turned by the corner line.
+    package static func irisROI(corner a: Point, corner b: Point) -> RotatedSquare {
+        let side = max(abs(a.x - b.x), abs(a.y - b.y)) * 2.3
+        return RotatedSquare(centerX: (min(a.x, b.x) + max(a.x, b.x)) / 2, centerY: (min(a.y, b.y) + max(a.y, b.y)) / 2,
+                             side: side, rotation: angle(from: a, to: b))
+    }
+
+    /// Maps tensor coordinates (0…`tensorSize`) to image pixels.
+    package func samplingTransform(tensorSize: Int) -> SamplingTransform {
+        let s = side / Float(tensorSize), c = cos(rotation), n = sin(rotation)
+        // image = centre + R · ((u, v)·s − side/2)
+        let a = c * s, b = -n * s, d = n * s, e = c * s
+        let half = side / 2
+        return SamplingTransform(a: a, b: b, c: centerX - c * half + n * half,
+                                 d: d, e: e, f: centerY - n * half - c * half)
+    }
+
+    /// A model output point (tensor pixels; `z` on the x scale) in image
+    /// pixels. With `mirrored`, the tensor was flipped left–right.
+    package func toImage(x: Float, y: Float, z: Float, tensorSize: Int, mirrored: Bool = false) -> Point3 {
+        let size = Float(tensorSize)
+        let u = mirrored ? size - x : x
+        let dx = (u / size - 0.5) * side, dy = (y / size - 0.5) * side
+        let c = cos(rotation), n = sin(rotation)
+        return Point3(x: centerX + c * dx - n * dy, y: centerY + n * dx + c * dy, z: z / size * side)
+    }
+
+    package var isUsable: Bool {
+        side.isFinite && side >= 1 && centerX.isFinite && centerY.isFinite && rotation.isFinite
+    }
+}

@@ -1,0 +1,36 @@
+/// Read-only float storage for everything a plan prepared at load time:
+/// packed weights, padded biases, PReLU slopes.
+///
+/// Each block starts on a 64-byte boundary and is followed by at least
+/// `Kernels.readSlack` floats, so SIMD kernels may load 8 lanes past the end
+/// of any block.
+final class ConstantPool: @unchecked Sendable {
+    // Safe to share: `storage` is written only inside `init` and never mutated
+    // afterwards; all readers get `UnsafePointer`s.
+    private let storage: UnsafeMutablePointer<Float>
+    let count: Int
+
+    init(_ builder: ConstantPoolBuilder) {
+        count = builder.values.count + Kernels.readSlack
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: 0, count: count)
+        builder.values.withUnsafeBufferPointer { storage.update(from: $0.baseAddress!, count: $0.count) }
+    }
+
+    deinit { storage.deallocate() }
+
+    var base: UnsafePointer<Float> { UnsafePointer(storage) }
+}
+
+/// Collects constant blocks at plan time; offsets are in floats from the pool base.
+struct ConstantPoolBuilder {
+    private(set) var values: [Float] = []
+
+    /// Appends `block` at a 16-float boundary and returns its offset.
+    mutating func append<C: Collection<Float>>(_ block: C) -> Int {
+        let offset = (values.count + 15) / 16 * 16
+        values.append(contentsOf: repeatElement(0, count: offset - values.count))
+        values.append(contentsOf: block)
+        return offset
+    }
+}

@@ -1,0 +1,68 @@
+/// Runs a `Model`. Owns one arena sized by the plan; `invoke` allocates
+/// nothing. Not `Sendable`: create one interpreter per worker; they all share
+/// the same read-only `Model`.
+public final class Interpreter {
+    public let model: Model
+    private let arena: UnsafeMutablePointer<Float>
+    private let arenaCount: Int
+
+    public init(model: Model) throws {
+        self.model = model
+        arenaCount = model.plan.arenaSize + Kernels.readSlack
+        arena = .allocate(capacity: arenaCount)
+        arena.initialize(repeating: 0, count: arenaCount)
+    }
+
+    deinit { arena.deallocate() }
+
+    /// Writes input `index` (subgraph input order) in place. Traps on an index out of range, like an array.
+    public func withInput<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
+        precondition(model.inputs.indices.contains(index), "input index \(index) out of range 0..<\(model.inputs.count)")
+        return try body(UnsafeMutableBufferPointer(start: arena + model.plan.inputOffsets[index], count: model.inputs[index].elementCount))
+    }
+
+    /// Reads output `index` (subgraph output order) after `invoke`.
+    public func withOutput<R>(_ index: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        precondition(model.outputs.indices.contains(index), "output index \(index) out of range 0..<\(model.outputs.count)")
+        return try body(UnsafeBufferPointer(start: arena + model.plan.outputOffsets[index], count: model.outputs[index].elementCount))
+    }
+
+    /// Runs every step of the plan on the current inputs.
+    public func invoke() {
+        let arena = self.arena
+        let constants = model.constants.base
+        for step in model.plan.steps {
+            switch step {
+            case let .convolution(s): Kernels.convolution(s, arena: arena, constants: constants)
+            case let .depthwise(s): Kernels.depthwise(s, arena: arena, constants: constants)
+            case let .maxPool(s): Kernels.maxPool(s, arena: arena)
+            case let .add(s): Kernels.add(s, arena: arena, constants: constants)
+            case let .activation(s): Kernels.activation(s, arena: arena, constants: constants)
+            case let .pad(s): Kernels.pad(s, arena: arena)
+            case let .copy(s): Kernels.copy(s, arena: arena)
+            case let .concatenation(s): Kernels.concatenation(s, arena: arena)
+            case let .resizeBilinear(s): Kernels.resizeBilinear(s, arena: arena)
+            case let .depthToSpace(s): Kernels.depthToSpace(s, arena: arena)
+            }
+        }
+    }
+
+    /// Copies `inputs` in (sizes checked), invokes, and returns copies of all outputs.
+    public func run(_ inputs: [[Float]]) throws -> [[Float]] {
+        guard inputs.count == model.inputs.count else {
+            throw InferenceError("the model takes \(model.inputs.count) inputs, got \(inputs.count)")
+        }
+        for (index, values) in inputs.enumerated() {
+            let expected = model.inputs[index]
+            guard values.count == expected.elementCount else {
+                throw InferenceError("input \(index) '\(expected.name)' needs \(expected.elementCount) floats (\(expected.shape)), got \(values.count)")
+            }
+            withInput(index) { buffer in _ = buffer.update(from: values) }
+        }
+        invoke()
+        return model.outputs.indices.map { index in withOutput(index) { Array($0) } }
+    }
+
+    /// Floats in this interpreter's arena (constant for its lifetime).
+    public var arenaFloatCount: Int { arenaCount }
+}

@@ -1,0 +1,267 @@
+extension Kernels {
+    /// CONV_2D. Dispatches 1×1 stride-1 convolutions to the register-blocked GEMM micro-kernel.
+    static func convolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        struct Run: EpilogueConsumer {
+            let step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
+            func run<E: OutputEpilogue>(_ epilogue: E) {
+                if step.geometry.isPointwise {
+                    Kernels.pointwise(step, arena: arena, constants: constants, epilogue: epilogue)
+                } else {
+                    Kernels.windowedConvolution(step, arena: arena, constants: constants, epilogue: epilogue)
+                }
+            }
+        }
+        withEpilogue(step.epilogue, output: arena + step.output, arena: arena, constants: constants, Run(step: step, arena: arena, constants: constants))
+    }
+
+    /// 1×1 convolution as a GEMM: tiles of 4 pixels × 16 output channels held in
+    /// eight SIMD8 accumulators; weights packed `[O/8][I][8]`.
+    static func pointwise<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
+        let g = step.geometry
+        let inC = g.inChannels, outC = g.outChannels
+        let blocks = (outC + 7) / 8
+        let pixels = g.outHeight * g.outWidth
+        let input = UnsafePointer(arena + step.input)
+        let weights = constants + step.weights
+        let panel = inC * 8
+
+        var p = 0
+        while p + 4 <= pixels {
+            let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC
+            var b = 0
+            while b + 2 <= blocks {
+                let wa = weights + b * panel, wb = wa + panel
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                var b0 = a0, b1 = a0, b2 = a0, b3 = a0
+                for i in 0..<inC {
+                    let va = load(wa + i * 8), vb = load(wb + i * 8)
+                    let s0 = SIMD8(repeating: x0[i]), s1 = SIMD8(repeating: x1[i])
+                    let s2 = SIMD8(repeating: x2[i]), s3 = SIMD8(repeating: x3[i])
+                    a0 = a0.addingProduct(s0, va); b0 = b0.addingProduct(s0, vb)
+                    a1 = a1.addingProduct(s1, va); b1 = b1.addingProduct(s1, vb)
+                    a2 = a2.addingProduct(s2, va); b2 = b2.addingProduct(s2, vb)
+                    a3 = a3.addingProduct(s3, va); b3 = b3.addingProduct(s3, vb)
+                }
+                let c = b * 8, lanesB = min(8, outC - c - 8)
+                let e = p * outC + c
+                epilogue.store(a0, channel: c, lanes: 8, element: e)
+                epilogue.store(a1, channel: c, lanes: 8, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: 8, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: 8, element: e + 3 * outC)
+                epilogue.store(b0, channel: c + 8, lanes: lanesB, element: e + 8)
+                epilogue.store(b1, channel: c + 8, lanes: lanesB, element: e + 8 + outC)
+                epilogue.store(b2, channel: c + 8, lanes: lanesB, element: e + 8 + 2 * outC)
+                epilogue.store(b3, channel: c + 8, lanes: lanesB, element: e + 8 + 3 * outC)
+                b += 2
+            }
+            if b < blocks {
+                let wa = weights + b * panel
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                for i in 0..<inC {
+                    let va = load(wa + i * 8)
+                    a0 = a0.addingProduct(SIMD8(repeating: x0[i]), va)
+                    a1 = a1.addingProduct(SIMD8(repeating: x1[i]), va)
+                    a2 = a2.addingProduct(SIMD8(repeating: x2[i]), va)
+                    a3 = a3.addingProduct(SIMD8(repeating: x3[i]), va)
+                }
+                let c = b * 8, lanes = min(8, outC - c)
+                let e = p * outC + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
+            }
+            p += 4
+        }
+        while p < pixels {
+            let x0 = input + p * inC
+            for b in 0..<blocks {
+                let wa = weights + b * panel
+                var a0 = SIMD8<Float>.zero
+                for i in 0..<inC { a0 = a0.addingProduct(SIMD8(repeating: x0[i]), load(wa + i * 8)) }
+                let c = b * 8
+                epilogue.store(a0, channel: c, lanes: min(8, outC - c), element: p * outC + c)
+            }
+            p += 1
+        }
+    }
+
+    /// Any kernel size, stride and zero padding; weights packed `[O/8][KH][KW][I][8]`.
+    /// For one kernel row the valid taps of a pixel are contiguous in both the
+    /// input (`kx·I + i`) and the packed weights, so each row is one dot-product
+    /// run. Interior pixels go four at a time (4 pixels × 16 channels in eight
+    /// accumulators); border pixels one at a time.
+    static func windowedConvolution<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
+        let g = step.geometry
+        let inC = g.inChannels, outC = g.outChannels
+        let blocks = (outC + 7) / 8
+        let input = UnsafePointer(arena + step.input)
+        let weights = constants + step.weights
+        let rowRun = g.kernelWidth * inC
+        let panel = g.kernelHeight * rowRun * 8
+        let pixelStep = g.strideWidth * inC
+        // Output columns whose whole kernel row lies inside the input.
+        let firstFull = min(g.outWidth, (g.padLeft + g.strideWidth - 1) / g.strideWidth)
+        let lastFull = g.inWidth + g.padLeft - g.kernelWidth >= 0 ? min(g.outWidth, (g.inWidth + g.padLeft - g.kernelWidth) / g.strideWidth + 1) : 0
+
+        for oy in 0..<g.outHeight {
+            let iy0 = oy * g.strideHeight - g.padTop
+            let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
+            var ox = 0
+            while ox < g.outWidth {
+                let element = (oy * g.outWidth + ox) * outC
+                let ix0 = ox * g.strideWidth - g.padLeft
+                if ox >= firstFull, ox + 4 <= lastFull {
+                    // Four interior pixels.
+                    var b = 0
+                    while b < blocks {
+                        let wa = weights + b * panel
+                        let wb = b + 1 < blocks ? wa + panel : wa
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        var b0 = a0, b1 = a0, b2 = a0, b3 = a0
+                        for ky in kyStart..<max(kyStart, kyEnd) {
+                            let x0 = input + ((iy0 + ky) * g.inWidth + ix0) * inC
+                            let x1 = x0 + pixelStep, x2 = x1 + pixelStep, x3 = x2 + pixelStep
+                            let wra = wa + ky * rowRun * 8, wrb = wb + ky * rowRun * 8
+                            for k in 0..<rowRun {
+                                let va = load(wra + k * 8), vb = load(wrb + k * 8)
+                                let s0 = SIMD8(repeating: x0[k]), s1 = SIMD8(repeating: x1[k])
+                                let s2 = SIMD8(repeating: x2[k]), s3 = SIMD8(repeating: x3[k])
+                                a0 = a0.addingProduct(s0, va); b0 = b0.addingProduct(s0, vb)
+                                a1 = a1.addingProduct(s1, va); b1 = b1.addingProduct(s1, vb)
+                                a2 = a2.addingProduct(s2, va); b2 = b2.addingProduct(s2, vb)
+                                a3 = a3.addingProduct(s3, va); b3 = b3.addingProduct(s3, vb)
+                            }
+                        }
+                        let c = b * 8
+                        let lanes = min(8, outC - c)
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element + c)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + outC + c)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * outC + c)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * outC + c)
+                        if b + 1 < blocks {
+                            let c2 = c + 8
+                            let lanes2 = min(8, outC - c2)
+                            epilogue.store(b0, channel: c2, lanes: lanes2, element: element + c2)
+                            epilogue.store(b1, channel: c2, lanes: lanes2, element: element + outC + c2)
+                            epilogue.store(b2, channel: c2, lanes: lanes2, element: element + 2 * outC + c2)
+                            epilogue.store(b3, channel: c2, lanes: lanes2, element: element + 3 * outC + c2)
+                        }
+                        b += 2
+                    }
+                    ox += 4
+                    continue
+                }
+                // One pixel, clipped to the input.
+                let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+                let run = max(0, kxEnd - kxStart) * inC
+                for b in 0..<blocks {
+                    let wa = weights + b * panel
+                    var a = SIMD8<Float>.zero
+                    for ky in kyStart..<max(kyStart, kyEnd) {
+                        let x = input + ((iy0 + ky) * g.inWidth + ix0 + kxStart) * inC
+                        let w = wa + (ky * g.kernelWidth + kxStart) * inC * 8
+                        for k in 0..<run { a = a.addingProduct(SIMD8(repeating: x[k]), load(w + k * 8)) }
+                    }
+                    let c = b * 8
+                    epilogue.store(a, channel: c, lanes: min(8, outC - c), element: element + c)
+                }
+                ox += 1
+            }
+        }
+    }
+
+    /// DEPTHWISE_CONV_2D (depth multiplier 1), any kernel size, stride and padding;
+    /// weights packed `[KH][KW][roundUp8(C)]`. Per output row and 8-channel block,
+    /// sweeps the row; 3×3 windows fully inside the input use nine weight vectors
+    /// held in registers.
+    static func depthwise(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        struct Run: EpilogueConsumer {
+            let step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
+            func run<E: OutputEpilogue>(_ epilogue: E) {
+                Kernels.depthwise(step, arena: arena, constants: constants, epilogue: epilogue)
+            }
+        }
+        withEpilogue(step.epilogue, output: arena + step.output, arena: arena, constants: constants, Run(step: step, arena: arena, constants: constants))
+    }
+
+    static func depthwise<E: OutputEpilogue>(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
+        let g = step.geometry
+        let channels = g.inChannels
+        let padded = (channels + 7) / 8 * 8
+        let input = UnsafePointer(arena + step.input)
+        let weights = constants + step.weights
+        let kw = g.kernelWidth, kh = g.kernelHeight
+        let sw = g.strideWidth
+        let firstFull = min(g.outWidth, (g.padLeft + sw - 1) / sw)
+        let lastFull = g.inWidth + g.padLeft - kw >= 0 ? min(g.outWidth, (g.inWidth + g.padLeft - kw) / sw + 1) : 0
+        let is3x3 = kw == 3 && kh == 3
+        for oy in 0..<g.outHeight {
+            let iy0 = oy * g.strideHeight - g.padTop
+            let kyStart = max(0, -iy0), kyEnd = min(kh, g.inHeight - iy0)
+            let rowsFull = kyStart == 0 && kyEnd == kh
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                let w = weights + c
+                var ox = 0
+                if is3x3 && rowsFull && firstFull < lastFull {
+                    // Border columns on the left first.
+                    while ox < firstFull {
+                        let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                        ox += 1
+                    }
+                    let w0 = load(w), w1 = load(w + padded), w2 = load(w + 2 * padded)
+                    let w3 = load(w + 3 * padded), w4 = load(w + 4 * padded), w5 = load(w + 5 * padded)
+                    let w6 = load(w + 6 * padded), w7 = load(w + 7 * padded), w8 = load(w + 8 * padded)
+                    let rowStride = g.inWidth * channels
+                    while ox < lastFull {
+                        let r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                        let r1 = r0 + rowStride, r2 = r1 + rowStride
+                        var acc = load(r0) * w0
+                        acc = acc.addingProduct(load(r0 + channels), w1)
+                        acc = acc.addingProduct(load(r0 + 2 * channels), w2)
+                        acc = acc.addingProduct(load(r1), w3)
+                        acc = acc.addingProduct(load(r1 + channels), w4)
+                        acc = acc.addingProduct(load(r1 + 2 * channels), w5)
+                        acc = acc.addingProduct(load(r2), w6)
+                        acc = acc.addingProduct(load(r2 + channels), w7)
+                        acc = acc.addingProduct(load(r2 + 2 * channels), w8)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                        ox += 1
+                    }
+                }
+                while ox < g.outWidth {
+                    let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
+                    epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                    ox += 1
+                }
+                c += 8
+            }
+        }
+    }
+
+    /// One depthwise output vector over the taps inside the input.
+    @inline(__always)
+    static func depthwisePixel(
+        _ input: UnsafePointer<Float>, _ w: UnsafePointer<Float>, g: WindowGeometry, channels: Int, padded: Int,
+        c: Int, oy: Int, ox: Int, iy0: Int, kyStart: Int, kyEnd: Int
+    ) -> SIMD8<Float> {
+        let ix0 = ox * g.strideWidth - g.padLeft
+        let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+        var acc = SIMD8<Float>.zero
+        var ky = kyStart
+        while ky < kyEnd {
+            let row = input + ((iy0 + ky) * g.inWidth + ix0) * channels + c
+            let wrow = w + ky * g.kernelWidth * padded
+            var kx = kxStart
+            while kx < kxEnd {
+                acc = acc.addingProduct(load(row + kx * channels), load(wrow + kx * padded))
+                kx += 1
+            }
+            ky += 1
+        }
+        return acc
+    }
+}

@@ -1,0 +1,60 @@
+extension Kernels {
+    /// MAX_POOL_2D over the taps inside the input (padding never wins).
+    static func maxPool(_ step: Step.MaxPool, arena: UnsafeMutablePointer<Float>) {
+        let g = step.geometry
+        let channels = g.inChannels
+        let input = UnsafePointer(arena + step.input)
+        let output = arena + step.output
+        for oy in 0..<g.outHeight {
+            let iy0 = oy * g.strideHeight - g.padTop
+            let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
+            for ox in 0..<g.outWidth {
+                let ix0 = ox * g.strideWidth - g.padLeft
+                let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+                let element = (oy * g.outWidth + ox) * channels
+                var c = 0
+                while c < channels {
+                    var best = SIMD8<Float>(repeating: -.infinity)
+                    for ky in kyStart..<max(kyStart, kyEnd) {
+                        for kx in kxStart..<max(kxStart, kxEnd) {
+                            best = maximum(best, load(input + ((iy0 + ky) * g.inWidth + ix0 + kx) * channels + c))
+                        }
+                    }
+                    store(best, output + element + c, lanes: min(8, channels - c))
+                    c += 8
+                }
+            }
+        }
+    }
+
+    /// ADD of two same-shaped tensors with a fused activation.
+    static func add(_ step: Step.Binary, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        let lhs = arena + step.lhs, rhs = arena + step.rhs, output = arena + step.output
+        let channels = step.channels
+        let pixels = step.count / channels
+        for p in 0..<pixels {
+            var c = 0
+            while c < channels {
+                let e = p * channels + c
+                let v = activate(load(lhs + e) + load(rhs + e), step.activation, channel: c, constants: constants)
+                store(v, output + e, lanes: min(8, channels - c))
+                c += 8
+            }
+        }
+    }
+
+    /// RELU, RELU6 or PRELU on its own.
+    static func activation(_ step: Step.Unary, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        let input = arena + step.input, output = arena + step.output
+        let channels = step.channels
+        let pixels = step.count / channels
+        for p in 0..<pixels {
+            var c = 0
+            while c < channels {
+                let e = p * channels + c
+                store(activate(load(input + e), step.activation, channel: c, constants: constants), output + e, lanes: min(8, channels - c))
+                c += 8
+            }
+        }
+    }
+}

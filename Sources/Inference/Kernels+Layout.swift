@@ -1,0 +1,86 @@
+extension Kernels {
+    static func copy(_ step: Step.Copy, arena: UnsafeMutablePointer<Float>) {
+        (arena + step.output).update(from: arena + step.input, count: step.count)
+    }
+
+    /// Zero padding of a rank-4 tensor: zero the output, then copy each innermost row.
+    static func pad(_ step: Step.Pad, arena: UnsafeMutablePointer<Float>) {
+        let output = arena + step.output, input = arena + step.input
+        let (n, h, w, c) = step.inShape
+        let (bn, bh, bw, bc) = step.before
+        let (_, oh, ow, oc) = step.outShape
+        output.update(repeating: 0, count: step.outShape.0 * oh * ow * oc)
+        for i0 in 0..<n {
+            for i1 in 0..<h {
+                for i2 in 0..<w {
+                    let source = ((i0 * h + i1) * w + i2) * c
+                    let target = (((i0 + bn) * oh + i1 + bh) * ow + i2 + bw) * oc + bc
+                    (output + target).update(from: input + source, count: c)
+                }
+            }
+        }
+    }
+
+    static func concatenation(_ step: Step.Concatenation, arena: UnsafeMutablePointer<Float>) {
+        var target = arena + step.output
+        for outer in 0..<step.outer {
+            for (offset, chunk) in step.inputs {
+                target.update(from: arena + offset + outer * chunk, count: chunk)
+                target += chunk
+            }
+        }
+    }
+
+    /// RESIZE_BILINEAR with TFLite's coordinate rules (align_corners, half_pixel_centers).
+    static func resizeBilinear(_ step: Step.ResizeBilinear, arena: UnsafeMutablePointer<Float>) {
+        let input = arena + step.input, output = arena + step.output
+        let channels = step.channels
+        func scale(_ inSize: Int, _ outSize: Int) -> Float {
+            step.alignCorners && outSize > 1 ? Float(inSize - 1) / Float(outSize - 1) : Float(inSize) / Float(outSize)
+        }
+        func source(_ index: Int, _ scale: Float, _ inSize: Int) -> (lower: Int, upper: Int, fraction: Float) {
+            let value = step.halfPixelCenters ? (Float(index) + 0.5) * scale - 0.5 : Float(index) * scale
+            let floorValue = value.rounded(.down)
+            let lower = max(Int(floorValue), 0)
+            let upper = min(Int(value.rounded(.up)), inSize - 1)
+            return (min(lower, inSize - 1), upper, value - floorValue)
+        }
+        let sy = scale(step.inHeight, step.outHeight), sx = scale(step.inWidth, step.outWidth)
+        for oy in 0..<step.outHeight {
+            let (y0, y1, dy) = source(oy, sy, step.inHeight)
+            for ox in 0..<step.outWidth {
+                let (x0, x1, dx) = source(ox, sx, step.inWidth)
+                let p00 = input + (y0 * step.inWidth + x0) * channels, p01 = input + (y0 * step.inWidth + x1) * channels
+                let p10 = input + (y1 * step.inWidth + x0) * channels, p11 = input + (y1 * step.inWidth + x1) * channels
+                let out = output + (oy * step.outWidth + ox) * channels
+                let w00 = SIMD8(repeating: (1 - dy) * (1 - dx)), w01 = SIMD8(repeating: (1 - dy) * dx)
+                let w10 = SIMD8(repeating: dy * (1 - dx)), w11 = SIMD8(repeating: dy * dx)
+                var c = 0
+                while c < channels {
+                    let v = load(p00 + c) * w00 + load(p01 + c) * w01 + load(p10 + c) * w10 + load(p11 + c) * w11
+                    store(v, out + c, lanes: min(8, channels - c))
+                    c += 8
+                }
+            }
+        }
+    }
+
+    /// DEPTH_TO_SPACE, TensorFlow DCR order: out[b·y+i, b·x+j, c] = in[y, x, (b·i+j)·C + c].
+    static func depthToSpace(_ step: Step.DepthToSpace, arena: UnsafeMutablePointer<Float>) {
+        let input = arena + step.input, output = arena + step.output
+        let b = step.block
+        let outC = step.inChannels / (b * b)
+        let outW = step.inWidth * b
+        for y in 0..<step.inHeight {
+            for x in 0..<step.inWidth {
+                let source = input + (y * step.inWidth + x) * step.inChannels
+                for i in 0..<b {
+                    for j in 0..<b {
+                        let target = output + ((y * b + i) * outW + x * b + j) * outC
+                        target.update(from: source + (i * b + j) * outC, count: outC)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+extension Planner {
+    /// Places constants in the pool, lays out the arena and emits the steps.
+    mutating func build(_ nodes: [Node]) throws -> (Plan, ConstantPool) {
+        // Lifetimes over step indices; graph inputs and outputs live throughout.
+        let end = nodes.count
+        var first: [Int: Int] = [:], last: [Int: Int] = [:]
+        for input in graph.inputs { first[input] = 0; last[input] = end }
+        for (index, node) in nodes.enumerated() {
+            first[node.output] = first[node.output] ?? index
+            last[node.output] = max(last[node.output] ?? index, index)
+            for input in node.inputs + (node.residual.map { [$0] } ?? []) {
+                last[input] = max(last[input] ?? index, index)
+            }
+        }
+        for output in graph.outputs { last[output] = end }
+        var lifetimes: [ArenaLayout.Lifetime] = []
+        for (tensor, start) in first {
+            lifetimes.append(.init(tensor: tensor, size: try Self.elementCount(shapes[tensor]!, name(tensor)), first: start, last: last[tensor]!))
+        }
+        let layout = ArenaLayout(lifetimes)
+        guard layout.size <= Self.maximumElements else {
+            throw InferenceError("the model needs an arena of \(layout.size) floats, more than \(Self.maximumElements)")
+        }
+        func at(_ tensor: Int) -> Int { layout.offsets[tensor]! }
+
+        var steps: [Step] = []
+        for node in nodes {
+            let output = at(node.output)
+            let outShape = shapes[node.output]!
+            let count = outShape.reduce(1, *)
+            switch node.kind {
+            case let .convolution(weights, bias, depthwise, geometry):
+                let epilogue = Epilogue(
+                    bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
+                    first: try place(node.first), residual: node.residual.map(at), second: try place(node.second))
+                let values = try floats(weights)
+                if depthwise {
+                    let packed = Self.packDepthwise(values, geometry)
+                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: pool.append(packed), geometry: geometry, epilogue: epilogue)))
+                } else {
+                    let packed = Self.packConvolution(values, geometry)
+                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: pool.append(packed), geometry: geometry, epilogue: epilogue)))
+                }
+            case let .maxPool(geometry):
+                steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))
+            case .add:
+                steps.append(.add(.init(lhs: at(node.inputs[0]), rhs: at(node.inputs[1]), output: output, count: count,
+                                        activation: try place(node.first), channels: outShape.last!)))
+            case .activation:
+                steps.append(.activation(.init(input: at(node.inputs[0]), output: output, count: count,
+                                               activation: try place(node.first), channels: outShape.last!)))
+            case let .pad(before):
+                let s = shapes[node.inputs[0]]!
+                steps.append(.pad(.init(input: at(node.inputs[0]), output: output, inShape: (s[0], s[1], s[2], s[3]),
+                                        before: (before[0], before[1], before[2], before[3]),
+                                        outShape: (outShape[0], outShape[1], outShape[2], outShape[3]))))
+            case .copy:
+                steps.append(.copy(.init(input: at(node.inputs[0]), output: output, count: count)))
+            case let .concatenation(axis):
+                let outer = outShape[..<axis].reduce(1, *)
+                let inputs = node.inputs.map { (offset: at($0), chunk: shapes[$0]![axis...].reduce(1, *)) }
+                steps.append(.concatenation(.init(inputs: inputs, output: output, outer: outer)))
+            case let .resizeBilinear(alignCorners, halfPixelCenters):
+                let s = shapes[node.inputs[0]]!
+                steps.append(.resizeBilinear(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], channels: s[3],
+                                                   outHeight: outShape[1], outWidth: outShape[2],
+                                                   alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)))
+            case let .depthToSpace(block):
+                let s = shapes[node.inputs[0]]!
+                steps.append(.depthToSpace(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], inChannels: s[3], block: block)))
+            }
+        }
+        statistics.arenaFloats = layout.size
+        statistics.steps = steps.count
+        let plan = Plan(steps: steps, arenaSize: layout.size,
+                        inputOffsets: graph.inputs.map(at), outputOffsets: graph.outputs.map(at))
+        return (plan, ConstantPool(pool))
+    }
+
+    /// Appends `values` zero-padded to a multiple of 8.
+    mutating func padded(_ values: [Float]) throws -> Int {
+        pool.append(values + [Float](repeating: 0, count: (8 - values.count % 8) % 8))
+    }
+
+    mutating func place(_ activation: PendingActivation) throws -> Activation {
+        switch activation {
+        case .none: .none
+        case .relu: .relu
+        case .relu6: .relu6
+        case let .prelu(alpha): .prelu(alpha: try padded(try floats(alpha)))
+        }
+    }
+
+    /// `[O][KH][KW][I]` → `[ceil(O/8)][KH][KW][I][8]`, zero beyond O.
+    static func packConvolution(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
+        let blocks = (g.outChannels + 7) / 8
+        let taps = g.kernelHeight * g.kernelWidth
+        let perOutput = taps * g.inChannels
+        var packed = [Float](repeating: 0, count: blocks * perOutput * 8)
+        for o in 0..<g.outChannels {
+            let block = o / 8, lane = o % 8
+            for k in 0..<perOutput {
+                packed[(block * perOutput + k) * 8 + lane] = weights[o * perOutput + k]
+            }
+        }
+        return packed
+    }
+
+    /// `[1][KH][KW][C]` → `[KH][KW][roundUp8(C)]`, zero beyond C.
+    static func packDepthwise(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
+        let channels = g.inChannels
+        let padded = (channels + 7) / 8 * 8
+        let taps = g.kernelHeight * g.kernelWidth
+        var packed = [Float](repeating: 0, count: taps * padded)
+        for tap in 0..<taps {
+            for c in 0..<channels { packed[tap * padded + c] = weights[tap * channels + c] }
+        }
+        return packed
+    }
+}

@@ -1,0 +1,29 @@
+import ImageCore
+
+/// Everything facepipe knows about one archive entry, except pixels.
+/// Codable: this is what the stage cache stores and what outputs are made of.
+public struct EntryRecord: Sendable, Hashable, Codable {
+    /// The archive's file name (last path component) as the manifest shows it.
+    public var archive: String
+    /// The entry's name as stored in the archive (lossy UTF-8).
+    public var entry: String
+    /// Position among all headers of the archive (0-based).
+    public var index: Int
+    /// Upright size in pixels (0 until decoded).
+    public var width: Int = 0
+    public var height: Int = 0
+    /// The EXIF orientation found in the file (1 when absent).
+    public var exifOrientation: Int = 1
+    /// Non-fatal notes (e.g. "alpha dropped", "corrupt EXIF ignored").
+    public var warnings: [String] = []
+    /// Detected faces in detection order, kept and rejected.
+    public var faces: [FaceRecord] = []
+    /// Whether a face detector ran (distinguishes `no_face` from "not asked").
+    public var detectionRan: Bool = false
+
+    public init(archive: String, entry: String, index: Int) {
+        self.archive = archive
+        self.entry = entry
+        self.index = index
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A named pipeline: a description of stages, nothing more. Creating one does
+/// no I/O; ``compile(modelsDirectory:)`` checks it and returns the immutable
+/// plan a runner executes.
+///
+/// ```swift
+/// let faces = Pipeline("faces", summary: "detect, landmark, annotate") {
+///     Decode()
+///     Orient()
+///     DetectFaces(.accurate)
+///     FilterConfidence(atLeast: 0.7)
+///     ForEachFace { Landmarks() }
+///     Annotate()
+///     WriteOutputs()
+/// }
+/// ```
+public struct Pipeline: Sendable {
+    public let name: String
+    /// One line for `facepipe pipelines`.
+    public let summary: String
+    let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
+
+    public init<Body: Stage>(_ name: String, summary: String = "", @PipelineBuilder _ body: () -> Body)
+    where Body.Input == Frame<Phase.Encoded>, Body.Output == RenderedEntry {
+        self.name = name
+        self.summary = summary
+        self.root = body()
+    }
+
+    /// The top-level stages in order (chains flattened).
+    public var stages: [StageDefinition] { nodes.map(\.definition) }
+
+    var nodes: [StageNode] {
+        var nodes: [StageNode] = []
+        root._collect(into: &nodes)
+        return nodes
+    }
+
+    /// Validates every stage's options, checks that each model file is present
+    /// in `modelsDirectory` with the expected SHA-256, and returns the plan.
+    public func compile(modelsDirectory: URL) throws(PipelineError) -> CompiledPipeline {
+        let nodes = self.nodes
+        for node in nodes {
+            if let failure = node.validationFailure { throw failure }
+        }
+        var models: [ModelFile] = []
+        for node in nodes {
+            for model in node.definition.allModels where !models.contains(model) { models.append(model) }
+        }
+        for model in models {
+            try ModelVerifier.verify(model, in: modelsDirectory)
+        }
+        return CompiledPipeline(name: name, summary: summary, root: root, nodes: nodes,
+                                models: models, modelsDirectory: modelsDirectory)
+    }
+}
+
+extension StageDefinition {
+    /// This stage's models and its children's.
+    var allModels: [ModelFile] { models + children.flatMap(\.allModels) }
+}

@@ -1,0 +1,73 @@
+/// One step of a pipeline: turns an `Input` into an `Output`.
+///
+/// The associated types make the order part of the type: a stage whose input
+/// only an earlier stage produces cannot be placed before it (``Landmarks``
+/// reads a ``FaceSlot`` that only ``ForEachFace`` hands out, and
+/// ``ForEachFace`` needs the ``Frame`` of ``DetectFaces``).
+///
+/// A stage does no I/O in its initializer; options are plain values checked
+/// by ``validate()`` when the pipeline is compiled. Per-image work happens in
+/// ``process(_:context:)``, which may run concurrently on several workers,
+/// each with its own ``StageContext``.
+///
+/// Write your own stage by conforming a struct:
+/// ```swift
+/// struct DropSmallFaces: Stage {
+///     var minWidth: Float
+///     var definition: StageDefinition { StageDefinition("drop-small-faces", options: ["min-width": "\(minWidth)"]) }
+///     func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Detected> {
+///         var frame = frame
+///         frame.reject(reason: "narrower than \(minWidth) px") { $0.box.width < minWidth }
+///         return frame
+///     }
+/// }
+/// ```
+public protocol Stage<Input, Output>: Sendable {
+    associatedtype Input: Sendable
+    associatedtype Output: Sendable
+
+    /// Name and options, as `describe` prints them and the fingerprint hashes them.
+    var definition: StageDefinition { get }
+    /// Whether the runner may reuse this stage's cached results. Default: never.
+    var caching: StageCaching { get }
+    /// Checks options (ranges, combinations). Called by `Pipeline.compile`, never per image.
+    func validate() throws(PipelineError)
+    /// The per-image work.
+    func process(_ input: Input, context: StageContext) throws -> Output
+
+    /// Plumbing: how the runner steps through top-level stages (chains forward it).
+    func _execute(_ input: Input, executor: StageExecutor) throws -> Output
+    /// Plumbing: the stages this component contributes to the plan, in order.
+    func _collect(into nodes: inout [StageNode])
+}
+
+extension Stage {
+    public var caching: StageCaching { .never }
+    public func validate() throws(PipelineError) {}
+
+    public func _execute(_ input: Input, executor: StageExecutor) throws -> Output {
+        try executor.run(self, input)
+    }
+
+    public func _collect(into nodes: inout [StageNode]) {
+        let failure: PipelineError?
+        do { try validate(); failure = nil } catch { failure = error }
+        var node = StageNode(definition: definition, caching: caching, validationFailure: failure)
+        if let ordered = self as? any OrderedRecordStage {
+            node.orderedPass = { ordered.makeOrderedPass() }
+        }
+        nodes.append(node)
+    }
+}
+
+/// Whether a stage's results (never its pixels) may be served from the cache.
+public struct StageCaching: Sendable, Hashable {
+    enum Kind: Sendable, Hashable { case never, records }
+    let kind: Kind
+
+    /// Always recomputed (decoding, drawing, encoding, stages that change pixels).
+    public static let never = StageCaching(kind: .never)
+    /// The stage only changes the ``EntryRecord`` (faces, scores, points) of a
+    /// ``Frame``; its result is cached by entry content hash and fingerprint.
+    public static let records = StageCaching(kind: .records)
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ImageCore
+
+/// Writes the per-image JSON: every face with all its points in two
+/// conventions — `px`: upright-image pixels, origin top-left, y down;
+/// `vision`: Apple Vision's normalized coordinates, origin bottom-left, y up
+/// (boxes and points normalized to the image size).
+///
+/// Hand-written so that the bytes are fixed: keys in a fixed order, pixels
+/// with 3 decimals, normalized values with 6.
+enum FaceJSONEncoder {
+    static func encode(_ record: EntryRecord) -> [UInt8] {
+        var out = JSONText()
+        let w = Float(max(record.width, 1)), h = Float(max(record.height, 1))
+        out.open("{")
+        out.key("archive"); out.string(record.archive)
+        out.key("entry"); out.string(record.entry)
+        out.key("index"); out.int(record.index)
+        out.key("width"); out.int(record.width)
+        out.key("height"); out.int(record.height)
+        out.key("exif_orientation"); out.int(record.exifOrientation)
+        out.key("warnings"); out.array(record.warnings) { out, warning in out.string(warning) }
+        out.key("coordinates"); out.string("px: upright image pixels, origin top-left; vision: normalized 0-1, origin bottom-left")
+        out.key("faces")
+        out.array(record.faces) { out, face in
+            out.open("{")
+            out.key("face"); out.int(face.face)
+            out.key("kept"); out.bool(face.isKept)
+            out.key("rejection"); if let r = face.rejection { out.string(r) } else { out.null() }
+            out.key("confidence"); out.fixed(face.confidence, 6)
+            out.key("box_px")
+            out.floats([face.box.x, face.box.y, face.box.width, face.box.height], 3)
+            out.key("box_vision")
+            out.floats([face.box.x / w, 1 - (face.box.y + face.box.height) / h, face.box.width / w, face.box.height / h], 6)
+            out.key("keypoints_px"); out.points(face.keypoints.map { ($0.x, $0.y) }, 3)
+            out.key("keypoints_vision"); out.points(face.keypoints.map { ($0.x / w, 1 - $0.y / h) }, 6)
+            out.key("pose_degrees")
+            if let p = face.pose {
+                out.open("{")
+                out.key("roll"); out.fixed(p.roll, 3)
+                out.key("yaw"); out.fixed(p.yaw, 3)
+                out.key("pitch"); out.fixed(p.pitch, 3)
+                out.close("}")
+            } else { out.null() }
+            out.key("classification")
+            if let c = face.classification {
+                out.open("{")
+                out.key("smiling"); out.fixed(c.smiling, 4)
+                out.key("left_eye_open"); out.fixed(c.leftEyeOpen, 4)
+                out.key("right_eye_open"); out.fixed(c.rightEyeOpen, 4)
+                out.close("}")
+            } else { out.null() }
+            out.key("quality"); if let q = face.quality { out.fixed(q, 4) } else { out.null() }
+            out.key("tracking_id"); if let t = face.trackingID { out.int(t) } else { out.null() }
+            out.key("points")
+            out.open("{")
+            for group in face.pointGroups {
+                out.key(group.name)
+                out.open("{")
+                out.key("px"); out.points(zip(group.x, group.y).map { ($0, $1) }, 3)
+                out.key("vision"); out.points(zip(group.x, group.y).map { ($0 / w, 1 - $1 / h) }, 6)
+                if let z = group.z { out.key("z"); out.floats(z, 3) }
+                out.close("}")
+            }
+            out.close("}")
+            out.close("}")
+        }
+        out.close("}")
+        out.text.append("\n")
+        return Array(out.text.utf8)
+    }
+}
+
+/// A minimal JSON writer with fixed float formatting and comma bookkeeping.
+struct JSONText {
+    var text = ""
+    private var needsComma: [Bool] = [false]
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+    mutating func open(_ bracket: String) { separate(); text += bracket; needsComma.append(false) }
+    mutating func close(_ bracket: String) { needsComma.removeLast(); text += bracket }
+    mutating func key(_ k: String) { separate(); text += JSONText.quoted(k) + ":"; needsComma[needsComma.count - 1] = false }
+    mutating func string(_ s: String) { separate(); text += JSONText.quoted(s) }
+    mutating func int(_ i: Int) { separate(); text += String(i) }
+    mutating func bool(_ b: Bool) { separate(); text += b ? "true" : "false" }
+    mutating func null() { separate(); text += "null" }
+    mutating func fixed(_ f: Float, _ decimals: Int) { separate(); text += FixedFormat.string(f, decimals: decimals) }
+    mutating func floats(_ values: [Float], _ decimals: Int) {
+        open("[")
+        for v in values { fixed(v, decimals) }
+        close("]")
+    }
+    mutating func points(_ values: [(Float, Float)], _ decimals: Int) {
+        open("[")
+        for (x, y) in values { floats([x, y], decimals) }
+        close("]")
+    }
+    mutating func array<T>(_ items: [T], _ body: (inout JSONText, T) -> Void) {
+        open("[")
+        for item in items { body(&self, item) }
+        close("]")
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

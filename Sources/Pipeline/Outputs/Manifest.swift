@@ -1,0 +1,61 @@
+import Foundation
+
+/// The manifest's columns and how a record becomes rows.
+///
+/// One row per detected face (kept: `status=ok`; filtered out:
+/// `status=rejected` with the reason in `rejection`); one `no_face` row for an
+/// image where detection found nothing; one `error` row for an entry (or an
+/// archive) that failed. Floats have a fixed number of decimals so the bytes
+/// are identical across runs.
+public enum Manifest {
+    public static let columns = [
+        "archive", "entry", "index", "status", "error", "width", "height", "exif_orientation",
+        "face", "confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
+        "smiling", "left_eye_open", "right_eye_open", "quality", "tracking_id",
+        "rejection", "output", "faces_json",
+    ]
+
+    /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
+    static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [[String]] {
+        let base = [record.archive, record.entry, String(record.index)]
+        let size = [String(record.width), String(record.height), String(record.exifOrientation)]
+        let noFace = [String](repeating: "", count: 14)
+        guard !record.faces.isEmpty else {
+            let status = record.detectionRan ? "no_face" : "ok"
+            return [base + [status, ""] + size + noFace + [output, facesJSON]]
+        }
+        return record.faces.map { face in
+            func f(_ v: Float?, _ d: Int) -> String { v.map { FixedFormat.string($0, decimals: d) } ?? "" }
+            let faceColumns = [
+                String(face.face), f(face.confidence, 4),
+                f(face.box.x, 2), f(face.box.y, 2), f(face.box.width, 2), f(face.box.height, 2),
+                f(face.pose?.roll, 2), f(face.pose?.yaw, 2), f(face.pose?.pitch, 2),
+                f(face.classification?.smiling, 4), f(face.classification?.leftEyeOpen, 4),
+                f(face.classification?.rightEyeOpen, 4), f(face.quality, 4),
+                face.trackingID.map(String.init) ?? "",
+            ]
+            return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
+                + [face.rejection ?? "", output, facesJSON]
+        }
+    }
+
+    /// The row of an entry or archive that failed.
+    /// `known`: what stages before the failure found (fills width, height, exif_orientation).
+    static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil) -> [String] {
+        let size = known.map { $0.width > 0 ? [String($0.width), String($0.height), String($0.exifOrientation)] : ["", "", ""] }
+            ?? ["", "", ""]
+        return [archive, entry, index.map(String.init) ?? "", "error", reason] + size
+            + [String](repeating: "", count: columns.count - 8)
+    }
+
+    /// One CSV line (RFC 4180: fields with comma, quote, CR or LF are quoted,
+    /// quotes doubled; CRLF line end).
+    static func csvLine(_ fields: [String]) -> String {
+        fields.map { field in
+            if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            return field
+        }.joined(separator: ",") + "\r\n"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A checked pipeline, ready to run: stages in order with their fingerprints,
+/// the verified models. Immutable; run configuration (workers, outputs,
+/// `--from`) is separate.
+public struct CompiledPipeline: Sendable {
+    public let name: String
+    public let summary: String
+    let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
+    /// Top-level stages in order.
+    public let steps: [Step]
+    /// Every model the stages need, verified.
+    public let models: [ModelFile]
+    public let modelsDirectory: URL
+
+    /// Version of the cache format and of facepipe's result semantics; bump to
+    /// invalidate every cached result.
+    public static let resultsVersion = "facepipe-results-1"
+
+    /// One top-level stage of the plan.
+    public struct Step: Sendable {
+        public let definition: StageDefinition
+        public let caching: StageCaching
+        /// SHA-256 (hex) of the results version, the upstream fingerprint and
+        /// this stage's canonical definition.
+        public let fingerprint: String
+        /// Whether this run must recompute the stage even if cached (set by ``RecomputePolicy``).
+        public internal(set) var recompute: Bool = false
+        /// For stages with an in-order pass (``OrderedRecordStage``).
+        let orderedPass: (@Sendable () -> any OrderedRecordPass)?
+
+        func cacheKey(contentHash: String) -> String {
+            sha256Hex(Array((contentHash + ":" + fingerprint).utf8))
+        }
+    }
+
+    init(name: String, summary: String, root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
+         nodes: [StageNode], models: [ModelFile], modelsDirectory: URL) {
+        self.name = name
+        self.summary = summary
+        self.root = root
+        var upstream = Self.resultsVersion
+        var steps: [Step] = []
+        for node in nodes {
+            let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)".utf8))
+            steps.append(Step(definition: node.definition, caching: node.caching, fingerprint: fingerprint,
+                              orderedPass: node.orderedPass))
+            upstream = fingerprint
+        }
+        self.steps = steps
+        self.models = models
+        self.modelsDirectory = modelsDirectory
+    }
+
+    /// The fingerprint of the whole pipeline (that of its last stage).
+    public var fingerprint: String { steps.last?.fingerprint ?? sha256Hex(Array(Self.resultsVersion.utf8)) }
+
+    /// The steps with `recompute` flags set for `policy`.
+    public func steps(for policy: RecomputePolicy) throws(PipelineError) -> [Step] {
+        var steps = self.steps
+        let names = steps.map(\.definition.name)
+        func position(of stage: String) throws(PipelineError) -> Int {
+            let wanted = stage.lowercased()
+            guard let i = steps.firstIndex(where: { $0.definition.allNames.contains { $0.lowercased() == wanted } }) else {
+                throw .unknownStage(name: stage, pipeline: name, available: names)
+            }
+            return i
+        }
+        switch policy.kind {
+        case .useCache:
+            break
+        case .from(let stage):
+            let start = try position(of: stage)
+            for i in start..<steps.count { steps[i].recompute = true }
+        case .only(let stage):
+            let i = try position(of: stage)
+            guard steps[i].caching == .records else { throw .stageNotRecomputable(name: stage) }
+            steps[i].recompute = true
+        case .everything:
+            for i in steps.indices { steps[i].recompute = true }
+        }
+        return steps
+    }
+}
+
+/// Which cached stage results a run may reuse.
+public struct RecomputePolicy: Sendable, Hashable {
+    enum Kind: Sendable, Hashable { case useCache, from(String), only(String), everything }
+    let kind: Kind
+
+    /// Reuse every cached result whose fingerprint matches (the default).
+    public static let useCache = RecomputePolicy(kind: .useCache)
+    /// Recompute `stage` and every later stage; reuse cached results before it.
+    public static func from(_ stage: String) -> RecomputePolicy { RecomputePolicy(kind: .from(stage)) }
+    /// Recompute only `stage`; reuse cached results for the others.
+    public static func only(_ stage: String) -> RecomputePolicy { RecomputePolicy(kind: .only(stage)) }
+    /// Ignore the cache (results are still stored).
+    public static let everything = RecomputePolicy(kind: .everything)
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+
+/// Checks model files against their expected SHA-256 (streamed, 1 MiB at a time).
+enum ModelVerifier {
+    static func verify(_ model: ModelFile, in directory: URL) throws(PipelineError) {
+        let url = directory.appendingPathComponent(model.fileName)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .modelMissing(file: model.fileName, directory: directory.path)
+        }
+        let actual: String
+        do {
+            actual = try sha256Hex(ofFileAt: url)
+        } catch {
+            throw .modelUnreadable(file: model.fileName, reason: String(describing: error))
+        }
+        guard actual == model.sha256 else {
+            throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: actual)
+        }
+    }
+}
+
+/// Lower-case hex SHA-256 of a file's bytes, read in 1 MiB chunks.
+func sha256Hex(ofFileAt url: URL) throws -> String {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var hasher = SHA256()
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        hasher.update(data: chunk)
+    }
+    return hasher.finalize().hexString
+}
+
+/// Lower-case hex SHA-256 of bytes.
+func sha256Hex(_ bytes: some DataProtocol) -> String {
+    SHA256.hash(data: bytes).hexString
+}
+
+extension Sequence where Element == UInt8 {
+    var hexString: String {
+        var s = ""
+        for byte in self {
+            s.append(Character(Unicode.Scalar(hexDigits[Int(byte >> 4)])))
+            s.append(Character(Unicode.Scalar(hexDigits[Int(byte & 0xF)])))
+        }
+        return s
+    }
+}
+
+private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

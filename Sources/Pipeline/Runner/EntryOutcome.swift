@@ -1,0 +1,20 @@
+/// What happened to one manifest position, carried from a worker (or the
+/// producer) to the ordered writer.
+struct SequencedOutcome: Sendable {
+    /// Position in the run: (archive#, entry index) order.
+    let sequence: Int
+    let archiveNumber: Int
+    let archiveName: String
+    let entryName: String
+    let rawName: [UInt8]
+    /// Entry index in its archive; nil for an archive-level failure.
+    let index: Int?
+    let outcome: EntryOutcome
+}
+
+enum EntryOutcome: Sendable {
+    case rendered(RenderedEntry, contentHash: String, cacheHits: Int)
+    case failed(reason: String, contentHash: String, partial: EntryRecord?)
+    case resumed(CompletionRecord)
+    case archiveFailed(reason: String)
+}

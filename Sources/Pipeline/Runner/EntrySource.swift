@@ -1,0 +1,53 @@
+import ArchiveIO
+
+/// What a source yields, one header at a time, in archive order.
+public enum SourceItem: Sendable {
+    /// A regular file with its bytes.
+    case entry(ArchiveEntry)
+    /// A header that is not a regular file (directory, link, device…): counted and listed, not processed.
+    case skipped(index: Int, name: String, reason: String)
+}
+
+/// Entries of one archive, read sequentially. Throwing ends the archive
+/// (e.g. a truncated tar): the error gets its manifest row and the run goes
+/// on with the next archive.
+public protocol EntrySource {
+    mutating func next() throws -> SourceItem?
+}
+
+/// One input of a run: a display name (as the manifest shows it), the path
+/// whose SHA-256 run.json records, and how to open its entries.
+public struct RunInput: Sendable {
+    public let name: String
+    /// The archive file, if any (in-memory inputs have none).
+    public let path: String?
+    let open: @Sendable () throws -> any EntrySource
+
+    public init(name: String, path: String?, open: @escaping @Sendable () throws -> any EntrySource) {
+        self.name = name
+        self.path = path
+        self.open = open
+    }
+}
+
+/// Entries held in memory (tests, generated inputs).
+public struct InMemoryEntrySource: EntrySource {
+    private var items: [SourceItem]
+    private var position = 0
+    private let failure: (any Error & Sendable)?
+
+    /// - Parameter failingWith: thrown after the last item, to simulate a truncated archive.
+    public init(items: [SourceItem], failingWith failure: (any Error & Sendable)? = nil) {
+        self.items = items
+        self.failure = failure
+    }
+
+    public mutating func next() throws -> SourceItem? {
+        guard position < items.count else {
+            if let failure { throw failure }
+            return nil
+        }
+        defer { position += 1 }
+        return items[position]
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Writes outcomes in sequence order: image and JSON files, completion
+/// records, manifest rows. Runs on the producer's task only (never
+/// concurrently), so it needs no locks.
+final class OrderedWriter {
+    private let sink: any OutputSink
+    private let manifest: FileHandle
+    private let completions: CompletionStore
+    private let pipelineFingerprint: String
+    private let outputSignature: String
+    private var archiveFolders: [Int: String] = [:]
+    private var archiveFolderClaimer = OutputPathClaimer()
+    private var entryClaimers: [Int: OutputPathClaimer] = [:]
+    private(set) var summary = RunSummary()
+    private let orderedPasses: [any OrderedRecordPass]
+    private var currentArchive: Int?
+
+    init(sink: any OutputSink, manifestURL: URL, completions: CompletionStore,
+         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
+        self.orderedPasses = orderedPasses
+        FileManager.default.createFile(atPath: manifestURL.path, contents: nil)
+        manifest = try FileHandle(forWritingTo: manifestURL)
+        try manifest.truncate(atOffset: 0)
+        self.sink = sink
+        self.completions = completions
+        self.pipelineFingerprint = pipelineFingerprint
+        self.outputSignature = outputSignature
+        try append([Manifest.columns])
+    }
+
+    deinit { try? manifest.close() }
+
+    /// A completion record for `entry` that this run may reuse, if any.
+    func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord? {
+        guard let record = completions.load(archive: archive, index: index),
+              record.pipelineFingerprint == pipelineFingerprint,
+              record.outputSignature == outputSignature,
+              record.contentHash == contentHash else { return nil }
+        return record
+    }
+
+    func addSkipped(_ skipped: RunSummary.SkippedRecord) {
+        summary.skipped.append(skipped)
+    }
+
+    func markInterrupted() { summary.interrupted = true }
+
+    func write(_ item: SequencedOutcome) throws {
+        let folder = archiveFolder(item.archiveNumber, name: item.archiveName)
+        switch item.outcome {
+        case .archiveFailed(let reason):
+            summary.failedArchives += 1
+            try append([Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: item.index, reason: reason)])
+            return
+        default:
+            break
+        }
+        let index = item.index ?? 0
+        if currentArchive != item.archiveNumber {
+            currentArchive = item.archiveNumber
+            for pass in orderedPasses { pass.beginArchive() }
+        }
+        let path = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: item.rawName, index: index)
+        summary.entries += 1
+        let rows: [[String]]
+        switch item.outcome {
+        case .rendered(var rendered, let contentHash, let cacheHits):
+            let beforePasses = orderedPasses.isEmpty ? nil : rendered.record
+            if !orderedPasses.isEmpty {
+                for pass in orderedPasses { pass.apply(to: &rendered.record) }
+                if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
+            }
+            var outputs: [String] = []
+            var imagePath = "", jsonPath = ""
+            if let image = rendered.image {
+                imagePath = "images/\(folder)/\(path).\(rendered.imageExtension)"
+                try sink.write(image, to: imagePath)
+                outputs.append(imagePath)
+            }
+            if let json = rendered.faceJSON {
+                jsonPath = "faces/\(folder)/\(path).json"
+                try sink.write(json, to: jsonPath)
+                outputs.append(jsonPath)
+            }
+            rows = Manifest.rows(for: rendered.record, output: imagePath, facesJSON: jsonPath)
+            summary.cacheHits += cacheHits
+            summary.faces += rendered.record.faces.count
+            summary.keptFaces += rendered.record.faces.filter(\.isKept).count
+            summary.megapixels += Double(rendered.record.width * rendered.record.height) / 1e6
+            try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
+                                                   contentHash: contentHash, rows: rows, outputs: outputs,
+                                                   record: beforePasses),
+                                  archive: item.archiveNumber, index: index)
+        case let .failed(reason, contentHash, partial):
+            summary.failedEntries += 1
+            var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in orderedPasses { pass.apply(to: &nothing) }
+            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
+                                      known: partial)]
+            try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
+                                                   contentHash: contentHash, rows: rows, outputs: []),
+                                  archive: item.archiveNumber, index: index)
+        case .resumed(let record):
+            summary.resumedEntries += 1
+            var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in orderedPasses { pass.apply(to: &replay) }
+            rows = record.rows
+            let statusColumn = Manifest.columns.firstIndex(of: "status")!
+            if rows.contains(where: { $0.count > statusColumn && $0[statusColumn] == "error" }) { summary.failedEntries += 1 }
+            for row in rows where row.count > statusColumn {
+                if row[statusColumn] == "ok" || row[statusColumn] == "rejected" {
+                    if row[Manifest.columns.firstIndex(of: "face")!].isEmpty { continue }
+                    summary.faces += 1
+                    if row[statusColumn] == "ok" { summary.keptFaces += 1 }
+                }
+            }
+        case .archiveFailed:
+            return
+        }
+        try append(rows)
+    }
+
+    func finish() throws {
+        try sink.finish()
+        try manifest.synchronize()
+    }
+
+    private func archiveFolder(_ number: Int, name: String) -> String {
+        if let folder = archiveFolders[number] { return folder }
+        let folder = archiveFolderClaimer.claim(rawName: Array(name.utf8).filter { $0 != UInt8(ascii: "/") }, index: number)
+        archiveFolders[number] = folder
+        return folder
+    }
+
+    private func append(_ rows: [[String]]) throws {
+        let text = rows.map(Manifest.csvLine).joined()
+        try manifest.write(contentsOf: Data(text.utf8))
+    }
+}

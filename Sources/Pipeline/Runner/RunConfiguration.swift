@@ -1,0 +1,69 @@
+import Foundation
+
+/// How to run a compiled pipeline. Not part of the pipeline's definition or
+/// fingerprint: outputs are byte-identical for any `workers`.
+public struct RunConfiguration: Sendable {
+    /// The output folder (created if missing; an existing file is refused).
+    public var outputDirectory: URL
+    /// Entries processed concurrently (default: the number of cores).
+    public var workers: Int
+    /// Which cached stage results may be reused.
+    public var recompute: RecomputePolicy
+    /// Reuse entries completed by an earlier, interrupted run into the same folder.
+    public var resume: Bool
+    /// How many finished entries may wait for an earlier, slower one before
+    /// the producer stops reading (bounds memory with the in-flight count).
+    public var reorderWindow: Int
+    /// How workers get their face engine (needed by face stages only).
+    public var faceEngine: FaceEngineFactory?
+    /// Write images and JSON into `DIR/outputs.tar` instead of folders.
+    public var outputTar: Bool
+
+    public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
+                faceEngine: FaceEngineFactory? = nil, outputTar: Bool = false) {
+        self.faceEngine = faceEngine
+        self.outputTar = outputTar
+        self.outputDirectory = outputDirectory
+        self.workers = workers
+        self.recompute = recompute
+        self.resume = resume
+        self.reorderWindow = reorderWindow ?? max(4 * workers, 8)
+    }
+
+    func validate() throws(PipelineError) {
+        guard (1...256).contains(workers) else {
+            throw .invalidRunConfiguration("--workers must be between 1 and 256, got \(workers)")
+        }
+        guard !(resume && outputTar) else {
+            throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
+        }
+        guard reorderWindow >= workers else {
+            throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
+        }
+    }
+}
+
+/// Callbacks a run makes: progress after each written entry, and a stop
+/// request (Ctrl-C) checked before each new entry is started.
+public struct RunHooks: Sendable {
+    public var shouldStop: @Sendable () -> Bool
+    public var progress: @Sendable (RunProgress) -> Void
+
+    public init(shouldStop: @escaping @Sendable () -> Bool = { false },
+                progress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
+        self.shouldStop = shouldStop
+        self.progress = progress
+    }
+}
+
+/// Progress after an entry was written.
+public struct RunProgress: Sendable {
+    /// Entries written so far (including failed and resumed ones).
+    public var done: Int
+    /// Entries in all archives, once the producer has read them all.
+    public var total: Int?
+    public var failed: Int
+    /// Megapixels decoded so far.
+    public var megapixels: Double
+}

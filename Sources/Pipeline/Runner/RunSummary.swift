@@ -1,0 +1,45 @@
+/// What a run did, for the summary line, run.json and the exit code.
+public struct RunSummary: Sendable, Codable {
+    /// Entries written to the manifest (processed, failed or resumed).
+    public var entries = 0
+    public var failedEntries = 0
+    /// Archives that could not be opened or ended early (each has an error row).
+    public var failedArchives = 0
+    public var faces = 0
+    public var keptFaces = 0
+    public var resumedEntries = 0
+    /// Stage results served from the cache.
+    public var cacheHits = 0
+    public var megapixels = 0.0
+    /// Non-regular entries (directories, links…), listed.
+    public var skipped: [SkippedRecord] = []
+    /// The run stopped early on request (Ctrl-C); the manifest holds the entries done so far.
+    public var interrupted = false
+
+    public struct SkippedRecord: Sendable, Codable, Equatable {
+        public var archive: String
+        public var index: Int
+        public var name: String
+        public var reason: String
+
+        public init(archive: String, index: Int, name: String, reason: String) {
+            self.archive = archive; self.index = index; self.name = name; self.reason = reason
+        }
+    }
+
+    /// 0 when every entry succeeded, 1 when some failed.
+    public var exitStatus: ExitStatus {
+        failedEntries + failedArchives == 0 ? .ok : .someEntriesFailed
+    }
+
+    /// One line for the end of a run.
+    public var line: String {
+        var parts = ["\(entries) entries", "\(faces) faces (\(keptFaces) kept)", "\(failedEntries) failed"]
+        if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
+        parts.append("\(skipped.count) skipped (not regular files)")
+        if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
+        if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
+        if interrupted { parts.append("INTERRUPTED: rerun with --resume to finish") }
+        return parts.joined(separator: ", ")
+    }
+}

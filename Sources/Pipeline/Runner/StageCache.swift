@@ -1,0 +1,46 @@
+import Foundation
+
+/// Cached stage results (``EntryRecord``s as JSON) under `DIR/.cache/stages/`,
+/// keyed by SHA-256(entry content hash, stage fingerprint). Safe to use from
+/// several workers at once: every write goes to a unique temporary file and
+/// is renamed into place, so readers see a whole file or none.
+public final class StageCache: Sendable {
+    let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private func url(for key: String) -> URL {
+        directory.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".json")
+    }
+
+    /// The cached record, or nil when absent or unreadable (then it is recomputed).
+    func load(key: String) -> EntryRecord? {
+        guard let data = FileManager.default.contents(atPath: url(for: key).path) else { return nil }
+        return try? JSONDecoder().decode(EntryRecord.self, from: data)
+    }
+
+    /// Stores a record; failures only cost a recomputation later, so they are ignored.
+    func store(_ record: EntryRecord, key: String) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(record) else { return }
+        try? AtomicFile.write(data, to: url(for: key))
+    }
+}
+
+/// Writes a file by writing a unique temporary sibling and renaming it.
+enum AtomicFile {
+    static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        try data.write(to: temporary)
+        if rename(temporary.path, url.path) != 0 {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": code])
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ImageCodecs
+import ImageCore
+
+/// Decodes JPEG or PNG (recognised by magic bytes, never by name) into RGB
+/// pixels as stored; the EXIF orientation is recorded for ``Orient``.
+/// Images whose header declares more than `maxPixels` are refused before any
+/// pixel memory is allocated (PNG bombs).
+public struct Decode: Stage {
+    /// Most pixels (stored width × height) an entry may declare.
+    public var maxPixels: Int
+
+    public init(maxPixels: Int = 100_000_000) {
+        self.maxPixels = maxPixels
+    }
+
+    public var definition: StageDefinition {
+        StageDefinition("decode", options: ["max-pixels": String(maxPixels)])
+    }
+
+    public func validate() throws(PipelineError) {
+        guard maxPixels >= 1, maxPixels <= 1_000_000_000 else {
+            throw .invalidOption(stage: "decode", option: "max-pixels", reason: "must be within 1…1 000 000 000, got \(maxPixels)")
+        }
+    }
+
+    public func process(_ frame: Frame<Phase.Encoded>, context: StageContext) throws -> Frame<Phase.Decoded> {
+        let decoded = try ImageDecoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))
+        var out = Frame<Phase.Decoded>(image: decoded.image, record: frame.record)
+        out.record.exifOrientation = decoded.orientation.rawValue
+        out.record.width = decoded.uprightWidth
+        out.record.height = decoded.uprightHeight
+        out.record.warnings += decoded.warnings
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+import FaceAnalysis
+import ImageCore
+
+/// Finds faces with MediaPipe's BlazeFace models: box, confidence and six
+/// keypoints per face, in upright-image pixels.
+public struct DetectFaces: Stage {
+    public var options: FaceDetectionOptions
+
+    /// - Parameters:
+    ///   - mode: `.fast` (short range, faces near the camera), `.accurate`
+    ///     (full range with tiling for small faces in large images), `.sparse`.
+    ///   - minFaceSize: smallest face width / image width to report (0…1).
+    ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
+    public init(_ mode: DetectorMode = .accurate, minFaceSize: Float = 0.05, minScore: Float = 0.5) {
+        options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore)
+    }
+
+    public var definition: StageDefinition {
+        StageDefinition("detect-faces", options: [
+            "mode": options.mode.rawValue,
+            "min-face-size": FixedFormat.string(options.minFaceSize, decimals: 4),
+            "min-score": FixedFormat.string(options.minScore, decimals: 4),
+        ], models: [Self.model(for: options.mode)])
+    }
+
+    public var caching: StageCaching { .records }
+
+    static func model(for mode: DetectorMode) -> ModelFile {
+        switch mode {
+        case .fast: .shortRangeDetector
+        case .accurate: .fullRangeDetector
+        case .sparse: .sparseFullRangeDetector
+        }
+    }
+
+    public func validate() throws(PipelineError) {
+        do {
+            try options.validate()
+        } catch {
+            throw .invalidOption(stage: "detect-faces", option: "options", reason: error.description)
+        }
+    }
+
+    public func process(_ frame: Frame<Phase.Upright>, context: StageContext) throws -> Frame<Phase.Detected> {
+        let detections = try context.faceEngine().detect(in: frame.image, options: options)
+        var out = frame.advanced(to: Phase.Detected.self)
+        out.record.detectionRan = true
+        out.record.faces = detections.enumerated().map { i, detection in
+            FaceRecord(face: i, confidence: detection.score, box: detection.box, keypoints: detection.keypoints)
+        }
+        return out
+    }
+}

@@ -1,0 +1,28 @@
+import ImageCore
+
+/// The last stage of every pipeline: encodes the annotated image and the
+/// per-image JSON (on the worker, in parallel); the runner then writes them,
+/// and the manifest rows, in archive order.
+public struct WriteOutputs: Stage {
+    public var images: ImageOutputFormat
+    /// Whether to write `faces/<archive>/<entry>.json` with every point.
+    public var faceJSON: Bool
+
+    /// - Parameters:
+    ///   - images: the image format (default PNG).
+    ///   - faceJSON: whether to write the per-image JSON (default true).
+    public init(images: ImageOutputFormat = .png, faceJSON: Bool = true) {
+        self.images = images
+        self.faceJSON = faceJSON
+    }
+
+    public var definition: StageDefinition {
+        StageDefinition("write-outputs", options: ["images": images.name, "face-json": "\(faceJSON)"])
+    }
+
+    public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
+        let image = try images.encode.map { try $0(frame.image) }
+        let json = faceJSON ? FaceJSONEncoder.encode(frame.record) : nil
+        return RenderedEntry(record: frame.record, image: image, imageExtension: images.fileExtension, faceJSON: json)
+    }
+}

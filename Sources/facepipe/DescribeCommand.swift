@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import Pipelines
+
+/// `facepipe describe NAME`: stages, options, models and fingerprints.
+struct DescribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Print a pipeline's stages with their options and the models they need."
+    )
+
+    @Argument(help: "A pipeline name (see `facepipe pipelines`).")
+    var pipeline: String
+
+    func run() throws {
+        let pipeline: Pipeline
+        do {
+            pipeline = try PipelineRegistry.named(self.pipeline)
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
+        print("\(pipeline.name): \(pipeline.summary)")
+        print("stages:")
+        for (i, stage) in pipeline.stages.enumerated() {
+            let lines = stage.describedLines()
+            print("  \(i + 1). \(lines[0])")
+            for line in lines.dropFirst() { print("     \(line)") }
+        }
+        let models = Array(Set(pipeline.stages.flatMap(\.allModelFiles))).sorted { $0.fileName < $1.fileName }
+        if !models.isEmpty {
+            print("models (verified by SHA-256 before a run):")
+            for model in models { print("  \(model.fileName)  \(model.sha256)") }
+        }
+    }
+}
+
+extension StageDefinition {
+    var allModelFiles: [ModelFile] { models + children.flatMap(\.allModelFiles) }
+}
+
+/// A usage or setup problem: printed as `facepipe: error: …`, exit code 2.
+struct UsageFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,17 @@
+/// The seeded generator the parity fixtures use (scripts/fixtures/inference_reference.py):
+/// SplitMix64, each draw x mapped to (x >> 40) / 2^24 in [0, 1).
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func unitFloat() -> Float { Float(next() >> 40) / 16_777_216 }
+}
