@@ -216,10 +216,13 @@ extension Kernels {
                     let w3 = load(w + 3 * padded), w4 = load(w + 4 * padded), w5 = load(w + 5 * padded)
                     let w6 = load(w + 6 * padded), w7 = load(w + 7 * padded), w8 = load(w + 8 * padded)
                     let rowStride = g.inWidth * channels
+                    let pixelStride = sw * channels
+                    var r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                    var element = (oy * g.outWidth + ox) * channels + c
                     while ox < lastFull {
-                        let r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
                         let r1 = r0 + rowStride, r2 = r1 + rowStride
-                        var acc = load(r0) * w0
+                        var acc = SIMD8<Float>.zero
+                        acc = acc.addingProduct(load(r0), w0)
                         acc = acc.addingProduct(load(r0 + channels), w1)
                         acc = acc.addingProduct(load(r0 + 2 * channels), w2)
                         acc = acc.addingProduct(load(r1), w3)
@@ -228,7 +231,9 @@ extension Kernels {
                         acc = acc.addingProduct(load(r2), w6)
                         acc = acc.addingProduct(load(r2 + channels), w7)
                         acc = acc.addingProduct(load(r2 + 2 * channels), w8)
-                        epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: element)
+                        r0 += pixelStride
+                        element += channels
                         ox += 1
                     }
                 }
