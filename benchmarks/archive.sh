@@ -34,11 +34,11 @@ for a in "$archive" "$archive.gz" "$archive.zst"; do
   fp=$(FACEPIPE_BENCH_ARCHIVE="$a" swift test -c release --skip-build --filter ArchiveReadBenchmark 2>&1 | sed -n 's/.*BENCH facepipe-TarReader .* seconds=\([0-9.e-]*\) .*/\1/p')
   case "$a" in *.zst) tarflags="--zstd -xOf" ;; *) tarflags="-xOf" ;; esac
   gnu=$(best_of_3 tar $tarflags "$a")
-  pyt=nan
+  pyt="n/a"
   [[ "$a" == *.zst ]] || pyt=$(best_of_3 "$py" -c 'import sys, tarfile
 with tarfile.open(sys.argv[1]) as t:
     for m in t:
         if m.isfile(): t.extractfile(m).read()' "$a")
-  printf "%-28s %9.3fs %9.3fs %9.3fs %7.2fx\n" "$(basename "$a")" "$fp" "$gnu" "$pyt" "$(echo "$gnu / $fp" | bc -l)"
+  printf "%-28s %9.3fs %9.3fs %10s %7.2fx\n" "$(basename "$a")" "$fp" "$gnu" "$pyt" "$(echo "$gnu / $fp" | bc -l)"
 done
 FACEPIPE_BENCH_ARCHIVE="$archive" swift test -c release --skip-build --filter ArchiveReadBenchmark 2>&1 | grep "BENCH SafeOutputPath" | sed 's/^.*BENCH //'

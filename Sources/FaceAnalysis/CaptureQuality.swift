@@ -37,7 +37,7 @@ public struct CaptureQuality: Sendable, Hashable, Codable {
             var rgb = [Float](repeating: 0, count: n * n * 3)
             rgb.withUnsafeMutableBufferPointer {
                 TensorSampler.sample(image, transform: region.samplingTransform(tensorSize: n), size: n,
-                                     valueScale: 1, valueOffset: 0, into: $0)
+                                     valueScale: 1, valueOffset: 0, supersample: true, into: $0)
             }
             for i in 0..<(n * n) { grey[i] = 0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2] }
         }

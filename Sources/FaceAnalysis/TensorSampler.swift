@@ -1,17 +1,21 @@
 import ImageCore
 
-/// Fills a model's NHWC float input from an image through an affine map:
-/// bilinear taps, black outside the image, and when the map shrinks (more
-/// than 1.5 image pixels per tensor pixel) an n×n grid of taps per tensor
-/// pixel (n = ceil(scale), at most 8) averaged, so downscaled inputs are not
-/// aliased. Values are written as `byte·scale + offset`.
+/// Fills a model's NHWC float input from an image.
+///
+/// `sample` maps through an affine transform with one bilinear tap per
+/// tensor pixel, black outside the image (MediaPipe's rotated-ROI crop for
+/// Face Mesh and Iris; no antialiasing, as MediaPipe). `supersample: true`
+/// averages an n×n grid of taps (n = ceil(scale), at most 8) when the map
+/// shrinks, for measurements on downscaled crops. `resize` is the
+/// axis-aligned antialiased resize the detectors' letterbox uses.
+/// Values are written as `byte·scale + offset`.
 package enum TensorSampler {
     package static func sample(_ image: RGBImage, transform: SamplingTransform, size: Int,
-                               valueScale: Float, valueOffset: Float, flipHorizontal: Bool = false,
+                               valueScale: Float, valueOffset: Float, flipHorizontal: Bool = false, supersample: Bool = false,
                                into tensor: UnsafeMutableBufferPointer<Float>) {
         precondition(tensor.count == size * size * 3, "TensorSampler: tensor holds \(tensor.count), need \(size * size * 3)")
         let width = image.width, height = image.height
-        let taps = transform.scale > 1.5 ? min(Int(transform.scale.rounded(.up)), 8) : 1
+        let taps = supersample && transform.scale > 1.5 ? min(Int(transform.scale.rounded(.up)), 8) : 1
         let tapWeight = 1 / Float(taps * taps)
         image.pixels.withUnsafeBufferPointer { pixels in
             @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD4<Float> {

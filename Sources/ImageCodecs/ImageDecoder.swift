@@ -65,11 +65,10 @@ public final class ImageDecoder {
 
         var scale = options.jpegScale
         if let minimum = options.minimumSize {
+            // The minimum is about the upright picture: compare it with the
+            // stored size turned by the EXIF orientation. One scale applies to both axes.
             let upright = exif.orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
-            let best = JPEGScale.largestReduction(width: upright.0, height: upright.1, keepingAtLeast: minimum)
-            // The largest reduction for the upright size is the same for both
-            // axes; map it back to stored dimensions below.
-            scale = best
+            scale = JPEGScale.largestReduction(width: upright.0, height: upright.1, keepingAtLeast: minimum)
         }
         guard TurboJPEGDecompressor.supportedScales.contains(scale) else {
             throw .unsupported(format: .jpeg, detail: "this TurboJPEG cannot scale by 1/\(scale.denominator)")

@@ -137,12 +137,18 @@ extension RGBImage {
         }
         guard let span = PixelSpan(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height) else { return }
         let maskWidth = span.columns.count
+        let parts: [(shape: Shape, span: PixelSpan)] = shapes.compactMap { shape in
+            let b = shape.bounds
+            return PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
+                .map { (shape, $0) }
+        }
+        let stride = width * 3
+        // Coverage per pixel of the union's box: the maximum over shapes.
+        // Only the shapes' own boxes are visited, twice: once to take the
+        // maximum, once to blend (clearing each entry so it blends only once).
         var mask = [Float](repeating: 0, count: maskWidth * span.rows.count)
         mask.withUnsafeMutableBufferPointer { maskBuffer in
-            for shape in shapes {
-                let b = shape.bounds
-                guard let part = PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
-                                           width: width, height: height) else { continue }
+            for (shape, part) in parts {
                 for y in part.rows {
                     let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
                     let centreY = Double(y) + 0.5
@@ -152,15 +158,15 @@ extension RGBImage {
                     }
                 }
             }
-        }
-        let stride = width * 3
-        mask.withUnsafeBufferPointer { maskBuffer in
             pixels.withUnsafeMutableBufferPointer { buffer in
                 let base = buffer.baseAddress!
-                for y in span.rows {
-                    let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
-                    for x in span.columns where maskBuffer[row + x] > 0 {
-                        Self.blend(base + y * stride + x * 3, color, Double(maskBuffer[row + x]) * alpha)
+                for (_, part) in parts {
+                    for y in part.rows {
+                        let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
+                        for x in part.columns where maskBuffer[row + x] > 0 {
+                            Self.blend(base + y * stride + x * 3, color, Double(maskBuffer[row + x]) * alpha)
+                            maskBuffer[row + x] = 0
+                        }
                     }
                 }
             }

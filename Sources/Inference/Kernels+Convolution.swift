@@ -14,8 +14,9 @@ extension Kernels {
         withEpilogue(step.epilogue, output: arena + step.output, arena: arena, constants: constants, Run(step: step, arena: arena, constants: constants))
     }
 
-    /// 1×1 convolution as a GEMM: tiles of 4 pixels × 16 output channels held in
-    /// eight SIMD8 accumulators; weights packed `[O/8][I][8]`.
+    /// 1×1 convolution as a GEMM: tiles of 6 pixels × 16 output channels held in
+    /// twelve SIMD8 accumulators (then 4-pixel and 1-pixel tiles for the rest);
+    /// weights packed `[O/8][I][8]`.
     static func pointwise<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
         let g = step.geometry
         let inC = g.inChannels, outC = g.outChannels
@@ -26,6 +27,50 @@ extension Kernels {
         let panel = inC * 8
 
         var p = 0
+        while p + 6 <= pixels {
+            let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC, x4 = x3 + inC, x5 = x4 + inC
+            var b = 0
+            while b < blocks {
+                let wa = weights + b * panel
+                let wb = b + 1 < blocks ? wa + panel : wa
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0
+                var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0
+                for i in 0..<inC {
+                    let va = load(wa + i * 8), vb = load(wb + i * 8)
+                    var s = SIMD8(repeating: x0[i])
+                    a0 = a0.addingProduct(s, va); b0 = b0.addingProduct(s, vb)
+                    s = SIMD8(repeating: x1[i])
+                    a1 = a1.addingProduct(s, va); b1 = b1.addingProduct(s, vb)
+                    s = SIMD8(repeating: x2[i])
+                    a2 = a2.addingProduct(s, va); b2 = b2.addingProduct(s, vb)
+                    s = SIMD8(repeating: x3[i])
+                    a3 = a3.addingProduct(s, va); b3 = b3.addingProduct(s, vb)
+                    s = SIMD8(repeating: x4[i])
+                    a4 = a4.addingProduct(s, va); b4 = b4.addingProduct(s, vb)
+                    s = SIMD8(repeating: x5[i])
+                    a5 = a5.addingProduct(s, va); b5 = b5.addingProduct(s, vb)
+                }
+                let c = b * 8, lanes = min(8, outC - c)
+                let e = p * outC + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
+                epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
+                epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
+                if b + 1 < blocks {
+                    let lanesB = min(8, outC - c - 8)
+                    epilogue.store(b0, channel: c + 8, lanes: lanesB, element: e + 8)
+                    epilogue.store(b1, channel: c + 8, lanes: lanesB, element: e + 8 + outC)
+                    epilogue.store(b2, channel: c + 8, lanes: lanesB, element: e + 8 + 2 * outC)
+                    epilogue.store(b3, channel: c + 8, lanes: lanesB, element: e + 8 + 3 * outC)
+                    epilogue.store(b4, channel: c + 8, lanes: lanesB, element: e + 8 + 4 * outC)
+                    epilogue.store(b5, channel: c + 8, lanes: lanesB, element: e + 8 + 5 * outC)
+                }
+                b += 2
+            }
+            p += 6
+        }
         while p + 4 <= pixels {
             let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC
             var b = 0
@@ -216,10 +261,13 @@ extension Kernels {
                     let w3 = load(w + 3 * padded), w4 = load(w + 4 * padded), w5 = load(w + 5 * padded)
                     let w6 = load(w + 6 * padded), w7 = load(w + 7 * padded), w8 = load(w + 8 * padded)
                     let rowStride = g.inWidth * channels
+                    let pixelStride = sw * channels
+                    var r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                    var element = (oy * g.outWidth + ox) * channels + c
                     while ox < lastFull {
-                        let r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
                         let r1 = r0 + rowStride, r2 = r1 + rowStride
-                        var acc = load(r0) * w0
+                        var acc = SIMD8<Float>.zero
+                        acc = acc.addingProduct(load(r0), w0)
                         acc = acc.addingProduct(load(r0 + channels), w1)
                         acc = acc.addingProduct(load(r0 + 2 * channels), w2)
                         acc = acc.addingProduct(load(r1), w3)
@@ -228,8 +276,44 @@ extension Kernels {
                         acc = acc.addingProduct(load(r2), w6)
                         acc = acc.addingProduct(load(r2 + channels), w7)
                         acc = acc.addingProduct(load(r2 + 2 * channels), w8)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: element)
+                        r0 += pixelStride
+                        element += channels
+                        ox += 1
+                    }
+                }
+                if kw == 5 && kh == 5 && rowsFull && firstFull < lastFull {
+                    while ox < firstFull {
+                        let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
                         epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
                         ox += 1
+                    }
+                    let rowStride = g.inWidth * channels
+                    let pixelStride = sw * channels
+                    let c1 = channels, c2 = 2 * channels, c3 = 3 * channels, c4 = 4 * channels
+                    while ox + 2 <= lastFull {
+                        var r = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                        var wr = w
+                        var a0 = SIMD8<Float>.zero, a1 = SIMD8<Float>.zero
+                        for _ in 0..<5 {
+                            let q = r + pixelStride
+                            var wv = load(wr)
+                            a0 = a0.addingProduct(load(r), wv); a1 = a1.addingProduct(load(q), wv)
+                            wv = load(wr + padded)
+                            a0 = a0.addingProduct(load(r + c1), wv); a1 = a1.addingProduct(load(q + c1), wv)
+                            wv = load(wr + 2 * padded)
+                            a0 = a0.addingProduct(load(r + c2), wv); a1 = a1.addingProduct(load(q + c2), wv)
+                            wv = load(wr + 3 * padded)
+                            a0 = a0.addingProduct(load(r + c3), wv); a1 = a1.addingProduct(load(q + c3), wv)
+                            wv = load(wr + 4 * padded)
+                            a0 = a0.addingProduct(load(r + c4), wv); a1 = a1.addingProduct(load(q + c4), wv)
+                            r += rowStride
+                            wr += 5 * padded
+                        }
+                        let element = (oy * g.outWidth + ox) * channels + c
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
+                        ox += 2
                     }
                 }
                 while ox < g.outWidth {

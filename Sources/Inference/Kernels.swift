@@ -29,8 +29,14 @@ enum Kernels {
         if lanes >= 8 {
             UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
         } else {
-            for lane in 0..<lanes { pointer[lane] = value[lane] }
+            storePartial(value, pointer, lanes: lanes)
         }
+    }
+
+    /// Kept out of line: inlined, its per-lane extraction leads LLVM to scalarize whole kernels.
+    @inline(never)
+    static func storePartial(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
+        for lane in 0..<lanes { pointer[lane] = value[lane] }
     }
 
     @inline(__always)

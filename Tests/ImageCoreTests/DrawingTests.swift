@@ -153,3 +153,12 @@ func fractionalRectangleOutlineHasExactAreaCoverage(_ rect: Rect) {
         }
     }
 }
+
+@Test func polylineWithSegmentsOffTheImageStillDrawsTheVisibleOnes() {
+    var image = RGBImage(width: 20, height: 12)
+    // Segment 1 lies entirely outside; segment 3 is the only one on row 5 at x = 10…15.
+    image.drawPolyline([Point(x: -100, y: -100), Point(x: -50, y: -100), Point(x: 5.5, y: 5.5), Point(x: 15.5, y: 5.5)],
+                       color: .white)
+    for x in 6...15 { #expect(image.pixel(x: x, y: 5) == .white) }
+    #expect(image.pixel(x: 10, y: 8) == .black)
+}

@@ -1,0 +1,69 @@
+import ImageCore
+
+extension FaceAnalyzer {
+    /// Finds faces in `image` (already upright).
+    ///
+    /// Letterbox (or tiles, in `.accurate` mode on large images) → detector →
+    /// anchor decoding → weighted NMS (IoU 0.3) → image pixels. Faces
+    /// narrower than `minFaceSize · image.width` or scoring below `minScore`
+    /// are dropped. Sorted by score (highest first), ties by position, so the
+    /// order is deterministic. An empty image gives no faces.
+    public func detect(in image: RGBImage, options: FaceDetectionOptions = FaceDetectionOptions()) throws(FaceAnalysisError) -> [FaceDetection] {
+        try detect(in: image, options: options, allowTiling: true)
+    }
+
+    /// `detect` with tiling optional (`false`: the whole frame only, as
+    /// MediaPipe runs it; used by the parity tests and benchmarks).
+    package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
+        try options.validate()
+        guard image.width > 0, image.height > 0 else { return [] }
+        let (runner, decoder) = try detector(options.mode)
+        let inputSize = decoder.configuration.inputSize
+        let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
+                                       minFaceSize: options.minFaceSize, tiled: allowTiling && options.mode == .accurate)
+        let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
+        var found: [FaceDetection] = []
+        for region in plan.regions {
+            try runner.run { input in
+                TensorSampler.resize(image, region: region.square, size: inputSize,
+                                     valueScale: 2 / 255, valueOffset: -1, into: input)
+            }
+            let anchors = decoder.anchors.count
+            let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+                try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                    try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+                }
+            }
+            for detection in WeightedNonMaximumSuppression.apply(decoded)
+            where !DetectionRegionPlan.touchesInnerEdge(detection, of: region) {
+                found.append(region.square.toImage(detection))
+            }
+        }
+        if plan.regions.count > 1 { found = Self.mergeAcrossRegions(found) }
+        let minWidth = options.minFaceSize * Float(image.width)
+        return found
+            .filter { $0.box.width >= minWidth && $0.isFinite }
+            .sorted { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.box.x != b.box.x { return a.box.x < b.box.x }
+                return a.box.y < b.box.y
+            }
+    }
+
+    /// Weighted NMS over detections from several regions, in pixels.
+    static func mergeAcrossRegions(_ faces: [FaceDetection]) -> [FaceDetection] {
+        let normalized = faces.map { face in
+            var c = SIMD16<Float>()
+            c[0] = face.box.x; c[1] = face.box.y; c[2] = face.box.x + face.box.width; c[3] = face.box.y + face.box.height
+            for (k, p) in face.keypoints.prefix(6).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
+            return NormalizedDetection(coordinates: c, score: face.score)
+        }
+        return WeightedNonMaximumSuppression.apply(normalized).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
+    }
+}
+
+extension FaceDetection {
+    var isFinite: Bool {
+        [box.x, box.y, box.width, box.height, score].allSatisfy(\.isFinite) && keypoints.allSatisfy { $0.x.isFinite && $0.y.isFinite }
+    }
+}

@@ -1,0 +1,42 @@
+import ImageCore
+import Inference
+
+/// Runs the face models for one worker: detection on whole images, then
+/// Face Mesh and Iris on the faces the caller keeps. Owns its interpreters
+/// (created on first use), so it is not `Sendable`: make one per worker from
+/// the shared `FaceModels`.
+///
+/// All coordinates are upright-image pixels, origin top-left, x right, y down.
+public final class FaceAnalyzer {
+    public let models: FaceModels
+    var detectors: [DetectorMode: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
+    var meshRunner: ModelRunner?
+    var irisRunner: ModelRunner?
+
+    public init(models: FaceModels) {
+        self.models = models
+    }
+
+    func detector(_ mode: DetectorMode) throws(FaceAnalysisError) -> (runner: ModelRunner, decoder: DetectionDecoder) {
+        if let existing = detectors[mode] { return existing }
+        let configuration = DetectorConfiguration.forMode(mode)
+        let made = (try ModelRunner(model: models.detector(mode), name: configuration.modelFile),
+                    DetectionDecoder(configuration: configuration))
+        detectors[mode] = made
+        return made
+    }
+
+    func faceMesh() throws(FaceAnalysisError) -> ModelRunner {
+        if let meshRunner { return meshRunner }
+        let runner = try ModelRunner(model: models.faceMesh, name: FaceModels.faceMeshFile)
+        meshRunner = runner
+        return runner
+    }
+
+    func irisModel() throws(FaceAnalysisError) -> ModelRunner {
+        if let irisRunner { return irisRunner }
+        let runner = try ModelRunner(model: models.iris, name: FaceModels.irisFile)
+        irisRunner = runner
+        return runner
+    }
+}
