@@ -264,6 +264,22 @@ extension Kernels {
                     let pixelStride = sw * channels
                     var r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
                     var element = (oy * g.outWidth + ox) * channels + c
+                    // Four pixels at a time: four independent FMA chains hide the FMA latency.
+                    while ox + 4 <= lastFull {
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        let q0 = r0, q1 = q0 + pixelStride, q2 = q1 + pixelStride, q3 = q2 + pixelStride
+                        tap3(&a0, &a1, &a2, &a3, q0, q1, q2, q3, channels, w0, w1, w2)
+                        tap3(&a0, &a1, &a2, &a3, q0 + rowStride, q1 + rowStride, q2 + rowStride, q3 + rowStride, channels, w3, w4, w5)
+                        let down = 2 * rowStride
+                        tap3(&a0, &a1, &a2, &a3, q0 + down, q1 + down, q2 + down, q3 + down, channels, w6, w7, w8)
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * channels)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * channels)
+                        r0 += 4 * pixelStride
+                        element += 4 * channels
+                        ox += 4
+                    }
                     while ox < lastFull {
                         let r1 = r0 + rowStride, r2 = r1 + rowStride
                         var acc = SIMD8<Float>.zero
@@ -291,29 +307,27 @@ extension Kernels {
                     let rowStride = g.inWidth * channels
                     let pixelStride = sw * channels
                     let c1 = channels, c2 = 2 * channels, c3 = 3 * channels, c4 = 4 * channels
-                    while ox + 2 <= lastFull {
+                    // Four pixels per weight load: four independent FMA chains.
+                    while ox + 4 <= lastFull {
                         var r = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
                         var wr = w
-                        var a0 = SIMD8<Float>.zero, a1 = SIMD8<Float>.zero
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
                         for _ in 0..<5 {
-                            let q = r + pixelStride
-                            var wv = load(wr)
-                            a0 = a0.addingProduct(load(r), wv); a1 = a1.addingProduct(load(q), wv)
-                            wv = load(wr + padded)
-                            a0 = a0.addingProduct(load(r + c1), wv); a1 = a1.addingProduct(load(q + c1), wv)
-                            wv = load(wr + 2 * padded)
-                            a0 = a0.addingProduct(load(r + c2), wv); a1 = a1.addingProduct(load(q + c2), wv)
-                            wv = load(wr + 3 * padded)
-                            a0 = a0.addingProduct(load(r + c3), wv); a1 = a1.addingProduct(load(q + c3), wv)
-                            wv = load(wr + 4 * padded)
-                            a0 = a0.addingProduct(load(r + c4), wv); a1 = a1.addingProduct(load(q + c4), wv)
+                            let q1 = r + pixelStride, q2 = q1 + pixelStride, q3 = q2 + pixelStride
+                            tap4(&a0, &a1, &a2, &a3, r, q1, q2, q3, load(wr))
+                            tap4(&a0, &a1, &a2, &a3, r + c1, q1 + c1, q2 + c1, q3 + c1, load(wr + padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c2, q1 + c2, q2 + c2, q3 + c2, load(wr + 2 * padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c3, q1 + c3, q2 + c3, q3 + c3, load(wr + 3 * padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c4, q1 + c4, q2 + c4, q3 + c4, load(wr + 4 * padded))
                             r += rowStride
                             wr += 5 * padded
                         }
                         let element = (oy * g.outWidth + ox) * channels + c
                         epilogue.store(a0, channel: c, lanes: lanes, element: element)
                         epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
-                        ox += 2
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * channels)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * channels)
+                        ox += 4
                     }
                 }
                 while ox < g.outWidth {
@@ -324,6 +338,32 @@ extension Kernels {
                 c += 8
             }
         }
+    }
+
+    /// One depthwise tap for four pixels.
+    @inline(__always)
+    static func tap4(
+        _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>, _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>,
+        _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
+        _ weight: SIMD8<Float>
+    ) {
+        a0 = a0.addingProduct(load(q0), weight); a1 = a1.addingProduct(load(q1), weight)
+        a2 = a2.addingProduct(load(q2), weight); a3 = a3.addingProduct(load(q3), weight)
+    }
+
+    /// One kernel row of a 3-wide depthwise window for four pixels.
+    @inline(__always)
+    static func tap3(
+        _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>, _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>,
+        _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
+        _ channels: Int, _ wa: SIMD8<Float>, _ wb: SIMD8<Float>, _ wc: SIMD8<Float>
+    ) {
+        a0 = a0.addingProduct(load(q0), wa); a1 = a1.addingProduct(load(q1), wa)
+        a2 = a2.addingProduct(load(q2), wa); a3 = a3.addingProduct(load(q3), wa)
+        a0 = a0.addingProduct(load(q0 + channels), wb); a1 = a1.addingProduct(load(q1 + channels), wb)
+        a2 = a2.addingProduct(load(q2 + channels), wb); a3 = a3.addingProduct(load(q3 + channels), wb)
+        a0 = a0.addingProduct(load(q0 + 2 * channels), wc); a1 = a1.addingProduct(load(q1 + 2 * channels), wc)
+        a2 = a2.addingProduct(load(q2 + 2 * channels), wc); a3 = a3.addingProduct(load(q3 + 2 * channels), wc)
     }
 
     /// One depthwise output vector over the taps inside the input.
