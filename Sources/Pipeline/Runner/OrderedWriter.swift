@@ -19,7 +19,7 @@ final class OrderedWriter {
     init(sink: any OutputSink, manifestURL: URL, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
         self.orderedPasses = orderedPasses
-        FileManager.default.createFile(atPath: manifestURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: manifestURL.path, contents: nil)
         manifest = try FileHandle(forWritingTo: manifestURL)
         try manifest.truncate(atOffset: 0)
         self.sink = sink
