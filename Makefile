@@ -42,8 +42,8 @@ bin-path:
 test: setup
 	$(SWIFT) test $(SWIFT_FLAGS)
 
-demo: build
-	@$(PYTHON) datasets/build-sample.py --out $(SAMPLE)
+demo: build venv
+	@$(VENV_PY) datasets/build-sample.py --out $(SAMPLE)
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT); status=$$?; \
 	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
 

@@ -122,6 +122,10 @@ public final class TarReader {
             return .skipped(SkippedEntry(archive: path, index: index, name: name, rawName: rawName, kind: kind, reason: .notARegularFile, linkTarget: target))
         }
         let declaredSize: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        if let declaredSize, declaredSize < 0 {
+            isFinished = true
+            throw damage(at: index, entryName: name, message: "header states a negative size (\(declaredSize))")
+        }
         if let declaredSize, declaredSize > Int64(options.maxEntryBytes) {
             return .skipped(SkippedEntry(archive: path, index: index, name: name, rawName: rawName, kind: .regularFile, reason: .tooLarge(size: declaredSize, limit: options.maxEntryBytes)))
         }

@@ -122,6 +122,9 @@ public final class TarWriter {
 
     private func writeEntry(name: String, type: UInt32, permissions: UInt32, size: Int, modificationTime: Int64, configure: (OpaquePointer) -> Void) throws(ArchiveError) {
         guard !isFinished else { throw .writerFinished(archive: path) }
+        guard !name.isEmpty, !name.utf8.contains(0) else {
+            throw .cannotWrite(archive: path, reason: "entry name \(name.debugDescription) is empty or contains NUL")
+        }
         guard UTF8Locale.isAvailable || (name.utf8.allSatisfy { $0 < 0x80 }) else {
             throw .cannotWrite(archive: path, reason: "the non-ASCII name \"\(name)\" needs a UTF-8 locale (C.UTF-8), which this system lacks")
         }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /// Output sink and error slot shared with libpng's callbacks.
 typedef struct encode_state {

@@ -30,7 +30,8 @@ public enum ImageDecodeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .corrupt(let format, let detail):
             return "corrupt \(format.rawValue.uppercased()) data: \(detail)"
         case .tooLarge(let width, let height, let limit):
-            return "image too large: \(width)x\(height) = \(width * height) pixels exceeds the limit of \(limit)"
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            return "image too large: \(width)x\(height) = \(overflow ? "more than \(Int.max)" : "\(pixels)") pixels exceeds the limit of \(limit)"
         case .unsupported(let format, let detail):
             return "unsupported \(format.rawValue.uppercased()) feature: \(detail)"
         case .codecUnavailable(let detail):

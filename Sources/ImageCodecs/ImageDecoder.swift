@@ -48,16 +48,30 @@ public final class ImageDecoder {
         let exif = markers.exif.map { ExifParser.orientation(fromTIFF: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
             ?? ExifParser.Result(orientation: .topLeft, warnings: [])
         let decompressor = try jpegDecompressor()
-        let header = try decompressor.header(of: bytes, markers: markers)
+        let header: TurboJPEGDecompressor.Header
+        do throws(ImageDecodeError) {
+            header = try decompressor.header(of: bytes, markers: markers)
+            // A header cut short can "succeed" with a 0×0 size.
+            if header.width == 0 || header.height == 0 {
+                throw markers.runsPastEnd
+                    ? .truncated(format: .jpeg, detail: "data ends inside the JPEG header")
+                    : .corrupt(format: .jpeg, detail: "header declares an empty \(header.width)x\(header.height) image")
+            }
+        } catch {
+            jpeg = nil  // never reuse a handle libjpeg gave up on
+            throw error
+        }
         try Self.checkLimit(width: header.width, height: header.height, format: .jpeg, options: options)
 
         var scale = options.jpegScale
         if let minimum = options.minimumSize {
+            // The minimum is about the upright picture: compare it with the
+            // stored size turned by the EXIF orientation. One scale applies to both axes.
             let upright = exif.orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
-            let best = JPEGScale.largestReduction(width: upright.0, height: upright.1, keepingAtLeast: minimum)
-            // The largest reduction for the upright size is the same for both
-            // axes; map it back to stored dimensions below.
-            scale = best
+            scale = JPEGScale.largestReduction(width: upright.0, height: upright.1, keepingAtLeast: minimum)
+        }
+        guard TurboJPEGDecompressor.supportedScales.contains(scale) else {
+            throw .unsupported(format: .jpeg, detail: "this TurboJPEG cannot scale by 1/\(scale.denominator)")
         }
         let width = scale.scaled(header.width), height = scale.scaled(header.height)
         var warnings = exif.warnings
@@ -84,7 +98,12 @@ public final class ImageDecoder {
                 failure = error
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            // After an error libjpeg's state may be left mid-stream (TurboJPEG 2.1
+            // then misreads the next file's tables): drop the handle.
+            jpeg = nil
+            throw failure
+        }
         return DecodedImage(image: RGBImage(width: width, height: height, pixels: pixels), format: .jpeg,
                             orientation: exif.orientation, headerWidth: header.width, headerHeight: header.height,
                             hadAlpha: false, warnings: warnings)
@@ -101,6 +120,11 @@ public final class ImageDecoder {
 
     private func decodePNG(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageDecodeError) -> DecodedImage {
         let chunks = PNGChunks(scanning: bytes)
+        if let size = chunks.headerSize {
+            // Checked from IHDR before libpng reads further (a header-only
+            // file claiming 50 000 × 50 000 is "too large", not "truncated").
+            try Self.checkLimit(width: size.width, height: size.height, format: .png, options: options)
+        }
         let session = try PNGReadSession(bytes, completeFile: chunks.complete)
         let width = session.width, height = session.height
         try Self.checkLimit(width: width, height: height, format: .png, options: options)
@@ -116,7 +140,17 @@ public final class ImageDecoder {
             initialized = width * height * 3
             do throws(ImageDecodeError) {
                 let warning: String?
-                if hasAlpha {
+                if chunks.isInterlaced16Bit {
+                    var rgba = [UInt8](repeating: 0, count: width * height * 4)
+                    try rgba.withUnsafeMutableBytes { rgbaBytes in
+                        Result { () throws(ImageDecodeError) in
+                            try PNGReadSession.decodeClassic(bytes, width: width, height: height, into: rgbaBytes)
+                            AlphaCompositing.composite(rgba: UnsafeRawBufferPointer(rgbaBytes), into: UnsafeMutableRawBufferPointer(rgb),
+                                                       pixelCount: width * height, background: options.alphaBackground)
+                        }
+                    }.get()
+                    warning = nil
+                } else if hasAlpha {
                     var rgba = [UInt8](repeating: 0, count: width * height * 4)
                     warning = try rgba.withUnsafeMutableBytes { rgbaBytes in
                         Result { () throws(ImageDecodeError) in
@@ -146,8 +180,9 @@ public final class ImageDecoder {
         guard width > 0, height > 0 else {
             throw .corrupt(format: format, detail: "header declares an empty \(width)x\(height) image")
         }
-        // Both are below 2^32 (the header fields are 16- or 31-bit), so the product cannot overflow Int.
-        if width * height > options.maxPixels {
+        // PNG's IHDR fields are 32-bit (a hostile file may exceed the 2^31 the spec allows): multiply without trapping.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > options.maxPixels {
             throw .tooLarge(width: width, height: height, limit: options.maxPixels)
         }
     }

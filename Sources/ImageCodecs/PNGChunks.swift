@@ -8,6 +8,10 @@ struct PNGChunks {
     var complete = false
     /// Where the data ran out, for the error message.
     var endedInside: String?
+    /// Width and height from IHDR when it is the first chunk and complete.
+    var headerSize: (width: Int, height: Int)?
+    /// IHDR says 16 bits per sample and Adam7 interlacing.
+    var isInterlaced16Bit = false
 
     init(scanning data: UnsafeRawBufferPointer) {
         var position = 8  // after the signature
@@ -22,6 +26,10 @@ struct PNGChunks {
             guard length <= Int(Int32.max), dataStart + length + 4 <= data.count else {
                 endedInside = "\(Self.name(type)) chunk at byte \(position) declares \(length) bytes, \(max(0, data.count - dataStart)) remain"
                 return
+            }
+            if position == 8, type == (0x49, 0x48, 0x44, 0x52), length >= 8 {  // IHDR
+                headerSize = (Int(Self.uint32(data, dataStart)), Int(Self.uint32(data, dataStart + 4)))
+                isInterlaced16Bit = length >= 13 && data[dataStart + 8] == 16 && data[dataStart + 12] == 1
             }
             switch type {
             case (0x49, 0x45, 0x4E, 0x44):  // IEND

@@ -1,3 +1,4 @@
+import CFacepipeShims
 import CPNG
 
 /// Owns one libpng simplified-API `png_image` read (its `opaque` state is
@@ -41,6 +42,24 @@ final class PNGReadSession {
         return image.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 ? message : nil
     }
 
+    /// Decodes with libpng's classic API (C shim) into straight 8-bit RGBA.
+    /// libpng 1.6.39's simplified API scrambles 16-bit Adam7 images when
+    /// reducing them to 8 bits (verified against Pillow); this path is used
+    /// for those files only. It does no gamma conversion: 16-bit samples are
+    /// scaled with rounding, as the simplified path does with `16BIT_sRGB`.
+    static func decodeClassic(_ data: UnsafeRawBufferPointer, width: Int, height: Int,
+                              into destination: UnsafeMutableRawBufferPointer) throws(ImageDecodeError) {
+        precondition(destination.count >= width * height * 4, "PNG destination buffer too small")
+        var message = [CChar](repeating: 0, count: 200)
+        let status = facepipe_png_decode_rgba8(data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count,
+                                               UInt32(width), UInt32(height),
+                                               destination.baseAddress!.assumingMemoryBound(to: UInt8.self), &message, message.count)
+        guard status == 0 else {
+            throw translate(message: String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                            truncated: false)
+        }
+    }
+
     private var message: String {
         withUnsafeBytes(of: image.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -48,7 +67,7 @@ final class PNGReadSession {
     }
 
     /// The one place libpng failures become `ImageDecodeError`.
-    private static func translate(message: String, truncated: Bool) -> ImageDecodeError {
+    static func translate(message: String, truncated: Bool) -> ImageDecodeError {
         let detail = "libpng: \(message.isEmpty ? "unknown error" : message)"
         if truncated || message.contains("Not enough image data") || message.contains("Read Error") || message.contains("read beyond end") {
             return .truncated(format: .png, detail: detail)

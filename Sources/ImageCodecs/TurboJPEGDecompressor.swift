@@ -14,6 +14,18 @@ final class TurboJPEGDecompressor {
 
     private let handle: tjhandle
 
+    /// The `JPEGScale`s this TurboJPEG offers, from `tjGetScalingFactors`
+    /// (libjpeg-turbo offers every n/8; facepipe uses 1/1, 1/2, 1/4, 1/8).
+    static let supportedScales: Set<JPEGScale> = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return [.full] }
+        var scales: Set<JPEGScale> = []
+        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num == 1 {
+            if let scale = JPEGScale(rawValue: Int(factor.denom)) { scales.insert(scale) }
+        }
+        return scales
+    }()
+
     init() throws(ImageDecodeError) {
         guard let handle = tjInitDecompress() else {
             throw .codecUnavailable(detail: "TurboJPEG: \(String(cString: tjGetErrorStr2(nil)))")
@@ -73,6 +85,11 @@ final class TurboJPEGDecompressor {
         let message = String(cString: tjGetErrorStr2(handle))
         if message.contains("Premature end of JPEG file") || (ofHeader && markers.runsPastEnd) {
             return .truncated(format: .jpeg, detail: message)
+        }
+        // 12-bit precision, lossless or hierarchical processes (SOF3, SOF5…), impossible colour conversions.
+        // ("Unsupported marker type" is damage, not a feature: it stays `.corrupt`.)
+        if ["Unsupported JPEG", "Unsupported color conversion", "omitted at compile time"].contains(where: message.contains) {
+            return .unsupported(format: .jpeg, detail: message)
         }
         return .corrupt(format: .jpeg, detail: message)
     }

@@ -20,3 +20,14 @@ extension AffineMap {
             .followed(by: .translation(x: center.x, y: center.y))
     }
 }
+
+extension AffineMap {
+    /// `self` preceded by a left–right flip of the output columns (pixel-index
+    /// convention: output column i reads what column `outputWidth − 1 − i`
+    /// would have). Use it to feed a model a mirrored crop, e.g. the right eye
+    /// to an iris model trained on left eyes; map the model's points back with
+    /// x ↦ outputWidth − x (continuous) before applying `self`.
+    public func mirroringOutputHorizontally(outputWidth: Int) -> AffineMap {
+        AffineMap(a: -1, b: 0, c: 0, d: 1, tx: Float(outputWidth - 1), ty: 0).followed(by: self)
+    }
+}

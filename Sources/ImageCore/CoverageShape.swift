@@ -27,6 +27,17 @@ struct PixelSpan {
         columns = Int(x0)...Int(x1)
         rows = Int(y0)...Int(y1)
     }
+
+    /// Whole-pixel half-open ranges `[x0, x1) × [y0, y1)` (integer-valued), clipped.
+    init?(x0: Double, x1: Double, y0: Double, y1: Double, width: Int, height: Int) {
+        guard width > 0, height > 0 else { return nil }
+        for v in [x0, x1, y0, y1] where !(abs(v) <= drawableCoordinateLimit) { return nil }
+        let cx0 = max(0, x0), cx1 = min(Double(width), x1)
+        let cy0 = max(0, y0), cy1 = min(Double(height), y1)
+        guard cx0 < cx1, cy0 < cy1 else { return nil }
+        columns = Int(cx0)...(Int(cx1) - 1)
+        rows = Int(cy0)...(Int(cy1) - 1)
+    }
 }
 
 /// A line segment with round caps, `halfWidth` either side.

@@ -62,7 +62,21 @@ extension RGBImage {
         let outer = (box.minX - h, box.minY - h, box.maxX + h, box.maxY + h)
         let inner = (box.minX + h, box.minY + h, box.maxX - h, box.maxY - h)
         let hole = inner.0 < inner.2 && inner.1 < inner.3 ? inner : nil
-        paint(BoxShape(outer: outer, hole: hole), color: color, opacity: opacity)
+        let shape = BoxShape(outer: outer, hole: hole)
+        guard let hole else { return paint(shape, color: color, opacity: opacity) }
+        // Visit only the stroke: four disjoint whole-pixel bands, so a large
+        // box costs its perimeter, not its area, and no pixel blends twice.
+        let (left, top) = (outer.0.rounded(.down), outer.1.rounded(.down))
+        let (right, bottom) = (outer.2.rounded(.up), outer.3.rounded(.up))
+        let (holeLeft, holeTop) = (hole.0.rounded(.up), hole.1.rounded(.up))
+        let (holeRight, holeBottom) = (hole.2.rounded(.down), hole.3.rounded(.down))
+        guard holeLeft < holeRight, holeTop < holeBottom else { return paint(shape, color: color, opacity: opacity) }
+        let bands = [(left, right, top, holeTop), (left, right, holeBottom, bottom),
+                     (left, holeLeft, holeTop, holeBottom), (holeRight, right, holeTop, holeBottom)]
+        for band in bands {
+            guard let span = PixelSpan(x0: band.0, x1: band.1, y0: band.2, y1: band.3, width: self.width, height: self.height) else { continue }
+            paint(shape, in: span, color: color, opacity: opacity)
+        }
     }
 
     /// A filled rectangle (exact area coverage at fractional edges).
@@ -91,8 +105,14 @@ extension RGBImage {
     /// Blends `color` into every pixel the shape covers.
     mutating func paint<Shape: CoverageShape>(_ shape: Shape, color: RGBColor, opacity: Float) {
         let b = shape.bounds
-        guard let span = PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height),
-              let alpha = Self.clampedOpacity(opacity) else { return }
+        guard let span = PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
+        else { return }
+        paint(shape, in: span, color: color, opacity: opacity)
+    }
+
+    /// Blends `color` into the pixels of `span` the shape covers.
+    mutating func paint<Shape: CoverageShape>(_ shape: Shape, in span: PixelSpan, color: RGBColor, opacity: Float) {
+        guard let alpha = Self.clampedOpacity(opacity) else { return }
         let stride = width * 3
         pixels.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
@@ -117,12 +137,18 @@ extension RGBImage {
         }
         guard let span = PixelSpan(minX: minX, minY: minY, maxX: maxX, maxY: maxY, width: width, height: height) else { return }
         let maskWidth = span.columns.count
+        let parts: [(shape: Shape, span: PixelSpan)] = shapes.compactMap { shape in
+            let b = shape.bounds
+            return PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, width: width, height: height)
+                .map { (shape, $0) }
+        }
+        let stride = width * 3
+        // Coverage per pixel of the union's box: the maximum over shapes.
+        // Only the shapes' own boxes are visited, twice: once to take the
+        // maximum, once to blend (clearing each entry so it blends only once).
         var mask = [Float](repeating: 0, count: maskWidth * span.rows.count)
         mask.withUnsafeMutableBufferPointer { maskBuffer in
-            for shape in shapes {
-                let b = shape.bounds
-                guard let part = PixelSpan(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY,
-                                           width: width, height: height) else { continue }
+            for (shape, part) in parts {
                 for y in part.rows {
                     let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
                     let centreY = Double(y) + 0.5
@@ -132,15 +158,15 @@ extension RGBImage {
                     }
                 }
             }
-        }
-        let stride = width * 3
-        mask.withUnsafeBufferPointer { maskBuffer in
             pixels.withUnsafeMutableBufferPointer { buffer in
                 let base = buffer.baseAddress!
-                for y in span.rows {
-                    let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
-                    for x in span.columns where maskBuffer[row + x] > 0 {
-                        Self.blend(base + y * stride + x * 3, color, Double(maskBuffer[row + x]) * alpha)
+                for (_, part) in parts {
+                    for y in part.rows {
+                        let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
+                        for x in part.columns where maskBuffer[row + x] > 0 {
+                            Self.blend(base + y * stride + x * 3, color, Double(maskBuffer[row + x]) * alpha)
+                            maskBuffer[row + x] = 0
+                        }
                     }
                 }
             }

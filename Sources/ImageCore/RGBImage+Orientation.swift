@@ -22,13 +22,34 @@ extension RGBImage {
         case .rightBottom: (origin, stepI, stepJ) = ((w - 1) * ow + h - 1, -ow, -1) // (H−1−j, W−1−i)
         case .leftBottom: (origin, stepI, stepJ) = ((w - 1) * ow, -ow, 1)           // (j, W−1−i)
         }
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { destination in
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { destination, initialized in
+            initialized = pixels.count
+            pixels.withUnsafeBufferPointer { source in
                 let src = source.baseAddress!, dst = destination.baseAddress!
+                if !orientation.swapsDimensions {
+                    // Rows stay rows: copy (or reverse) each row in one sweep.
+                    let rowBytes = w * 3
+                    for j in 0..<h {
+                        let from = src + j * rowBytes
+                        let to = dst + (origin + j * stepJ) * 3
+                        if stepI == 1 {
+                            UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: rowBytes)
+                        } else {
+                            // Mirrored row: walk the destination right to left.
+                            var d = to
+                            var s = from
+                            for _ in 0..<w {
+                                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                                d -= 3
+                                s += 3
+                            }
+                        }
+                    }
+                    return
+                }
                 // Tiles keep both the rows read and the columns written in cache
                 // for the transposing cases.
-                let tile = 64
+                let tile = 32
                 for tileJ in stride(from: 0, to: h, by: tile) {
                     let jEnd = min(tileJ + tile, h)
                     for tileI in stride(from: 0, to: w, by: tile) {

@@ -13,7 +13,9 @@ extension RGBImage {
     ///   - antialias: when the map shrinks by more than 2× (√|det| > 2), first
     ///     area-average the part of the source the output can reach down to
     ///     about the output's scale, then warp — no aliasing, and the cost
-    ///     follows the pixels actually covered, not the whole photo.
+    ///     follows the pixels actually covered, not the whole photo. Pass
+    ///     `false` for bit-level parity with MediaPipe/OpenCV crops, which
+    ///     sample point-wise at any scale.
     /// - Throws: ``ImageCoreError`` for an invalid size, an empty source or a
     ///   non-finite transform.
     public func warpedAffine(width outputWidth: Int, height outputHeight: Int, outputToSource: AffineMap,

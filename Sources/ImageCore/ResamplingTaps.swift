@@ -7,6 +7,9 @@ struct ResamplingTaps {
     var offsets: [Int]
     var weights: [Float]
 
+    /// Whether every output has exactly two taps at `weights[2k]`, `weights[2k + 1]`.
+    var isTwoTap: Bool { counts.allSatisfy { $0 == 2 } }
+
     /// Exact box-filter coverage: output sample `k` covers source interval
     /// `[k·f, (k+1)·f)` with `f = sourceCount / outputCount`; each source
     /// sample weighs the length of its overlap (so integer factors give weight 1).
@@ -48,12 +51,20 @@ struct ResamplingTaps {
             let fraction = Float(position - Double(first))
             taps.starts.append(first)
             taps.offsets.append(taps.weights.count)
-            if first + 1 < sourceCount, fraction > 0 {
-                taps.counts.append(2)
+            // Always two taps (the second may weigh 0) so the pixel loops
+            // run a fixed shape; `first` is pulled back at the right edge so
+            // both taps stay inside.
+            taps.counts.append(2)
+            if sourceCount == 1 {
+                taps.starts[k] = 0
+                taps.counts[k] = 1
+                taps.weights.append(1)
+            } else if first + 1 < sourceCount {
                 taps.weights.append(1 - fraction)
                 taps.weights.append(fraction)
             } else {
-                taps.counts.append(1)
+                taps.starts[k] = sourceCount - 2
+                taps.weights.append(0)
                 taps.weights.append(1)
             }
         }

@@ -1,79 +1,159 @@
-/// Runs a separable resampling of an RGB8 image: a horizontal pass per source
-/// row into a float row buffer, then a vertical weighted sum per output row.
+/// Runs a separable resampling of an RGB8 image.
 ///
-/// Streaming: memory is a few float rows of the output width, whatever the
-/// source size. Each source row is filtered horizontally once (a small cache
-/// holds the rows shared by neighbouring output rows).
+/// Two orders, picked by the vertical factor:
+/// - **vertical first** when rows shrink: for each output row, the weighted
+///   sum of its source rows (a contiguous, vectorised multiply-add over whole
+///   rows), then the horizontal taps once on that float row. Cost ≈ one
+///   multiply-add per source byte plus the small horizontal pass.
+/// - **horizontal first** when rows grow: each source row is filtered
+///   horizontally once into a small cache, then output rows blend cached rows.
+///
+/// Streaming either way: memory is a few float rows, whatever the source size.
 struct SeparableResampler {
     let horizontal: ResamplingTaps
     let vertical: ResamplingTaps
     /// Every output value is divided by this (the box area for area averaging, 1 otherwise).
     let divisor: Float
+    /// Whether the horizontal taps all have the fixed two-tap shape (bilinear).
+    private let horizontalIsTwoTap: Bool
+
+    init(horizontal: ResamplingTaps, vertical: ResamplingTaps, divisor: Float) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.divisor = divisor
+        horizontalIsTwoTap = horizontal.isTwoTap
+    }
 
     /// Resamples the `region` of `source` (whole pixels, inside the image) to
     /// `outputWidth`×`outputHeight`; the taps index the region's columns and rows.
     func run(source: RGBImage, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
              outputWidth: Int, outputHeight: Int) -> RGBImage {
         let region = region ?? (0, 0, source.width, source.height)
-        let rowFloats = outputWidth * 3
-        let sourceRowBytes = source.width * 3
-        var out = [UInt8](repeating: 0, count: rowFloats * outputHeight)
-        // Cache of horizontally filtered source rows: slot = row % cacheSlots.
-        let maxTaps = vertical.counts.max() ?? 1
-        let cacheSlots = maxTaps + 1
-        var cache = [Float](repeating: 0, count: rowFloats * cacheSlots)
-        var cachedRow = [Int](repeating: -1, count: cacheSlots)
-        var accumulator = [Float](repeating: 0, count: rowFloats)
-        let divisorValue = divisor
-
-        source.pixels.withUnsafeBufferPointer { sourceBuffer in
-        out.withUnsafeMutableBufferPointer { outBuffer in
-        cache.withUnsafeMutableBufferPointer { cacheBuffer in
-        accumulator.withUnsafeMutableBufferPointer { acc in
-        horizontal.starts.withUnsafeBufferPointer { hStarts in
-        horizontal.counts.withUnsafeBufferPointer { hCounts in
-        horizontal.offsets.withUnsafeBufferPointer { hOffsets in
-        horizontal.weights.withUnsafeBufferPointer { hWeights in
-            let src = sourceBuffer.baseAddress!
-            let rows = cacheBuffer.baseAddress!
-
-            func filteredRow(_ sourceRow: Int) -> UnsafeMutablePointer<Float> {
-                let slot = sourceRow % cacheSlots
-                let row = rows + slot * rowFloats
-                if cachedRow[slot] == sourceRow { return row }
-                cachedRow[slot] = sourceRow
-                let line = src + (region.y + sourceRow) * sourceRowBytes + region.x * 3
-                for k in 0..<outputWidth {
-                    var pixel = line + hStarts[k] * 3
-                    var weight = hWeights.baseAddress! + hOffsets[k]
-                    var r: Float = 0, g: Float = 0, b: Float = 0
-                    for _ in 0..<hCounts[k] {
-                        let w = weight.pointee
-                        r += w * Float(pixel[0]); g += w * Float(pixel[1]); b += w * Float(pixel[2])
-                        pixel += 3
-                        weight += 1
-                    }
-                    row[k * 3] = r; row[k * 3 + 1] = g; row[k * 3 + 2] = b
-                }
-                return row
-            }
-
-            for outRow in 0..<outputHeight {
-                let first = vertical.starts[outRow]
-                let offset = vertical.offsets[outRow]
-                for i in 0..<rowFloats { acc[i] = 0 }
-                for t in 0..<vertical.counts[outRow] {
-                    let w = vertical.weights[offset + t]
-                    let row = filteredRow(first + t)
-                    for i in 0..<rowFloats { acc[i] += w * row[i] }
-                }
-                let destination = outBuffer.baseAddress! + outRow * rowFloats
-                for i in 0..<rowFloats {
-                    let value = acc[i] / divisorValue + 0.5
-                    destination[i] = UInt8(min(max(value, 0), 255))
+        let count = outputWidth * outputHeight * 3
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            source.pixels.withUnsafeBufferPointer { sourceBuffer in
+                let origin = sourceBuffer.baseAddress! + (region.y * source.width + region.x) * 3
+                let input = RowSource(origin: origin, rowStride: source.width * 3, rowBytes: region.width * 3)
+                if outputHeight < region.height {
+                    verticalFirst(input, into: buffer.baseAddress!, outputWidth: outputWidth, outputHeight: outputHeight)
+                } else {
+                    horizontalFirst(input, into: buffer.baseAddress!, outputWidth: outputWidth, outputHeight: outputHeight)
                 }
             }
-        }}}}}}}}
+            initialized = count
+        }
         return RGBImage(width: outputWidth, height: outputHeight, pixels: out)
+    }
+
+    /// The rows of the region being resampled.
+    struct RowSource {
+        let origin: UnsafePointer<UInt8>
+        let rowStride: Int
+        let rowBytes: Int
+        @inline(__always) func row(_ index: Int) -> UnsafePointer<UInt8> { origin + index * rowStride }
+    }
+
+    private func verticalFirst(_ input: RowSource, into out: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputHeight: Int) {
+        let rowFloats = outputWidth * 3
+        let column = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes)
+        let filtered = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+        defer { column.deallocate(); filtered.deallocate() }
+        let n = input.rowBytes
+        for outRow in 0..<outputHeight {
+            let first = vertical.starts[outRow], offset = vertical.offsets[outRow]
+            for t in 0..<vertical.counts[outRow] {
+                let w = vertical.weights[offset + t]
+                let row = input.row(first + t)
+                if t == 0 {
+                    for i in 0..<n { column[i] = w * Float(row[i]) }
+                } else {
+                    for i in 0..<n { column[i] += w * Float(row[i]) }
+                }
+            }
+            filterHorizontally(UnsafePointer(column), into: filtered, outputWidth: outputWidth)
+            storeRounded(filtered, count: rowFloats, to: out + outRow * rowFloats)
+        }
+    }
+
+    private func horizontalFirst(_ input: RowSource, into out: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputHeight: Int) {
+        let rowFloats = outputWidth * 3
+        let cacheSlots = (vertical.counts.max() ?? 1) + 1
+        let cache = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats * cacheSlots)
+        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+        let widened = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes)
+        defer { cache.deallocate(); accumulator.deallocate(); widened.deallocate() }
+        var cachedRow = [Int](repeating: -1, count: cacheSlots)
+
+        func filteredRow(_ sourceRow: Int) -> UnsafeMutablePointer<Float> {
+            let slot = sourceRow % cacheSlots
+            let row = cache + slot * rowFloats
+            if cachedRow[slot] != sourceRow {
+                cachedRow[slot] = sourceRow
+                let bytes = input.row(sourceRow)
+                for i in 0..<input.rowBytes { widened[i] = Float(bytes[i]) }
+                filterHorizontally(UnsafePointer(widened), into: row, outputWidth: outputWidth)
+            }
+            return row
+        }
+
+        for outRow in 0..<outputHeight {
+            let first = vertical.starts[outRow], offset = vertical.offsets[outRow]
+            for t in 0..<vertical.counts[outRow] {
+                let w = vertical.weights[offset + t]
+                let row = filteredRow(first + t)
+                if t == 0 {
+                    for i in 0..<rowFloats { accumulator[i] = w * row[i] }
+                } else {
+                    for i in 0..<rowFloats { accumulator[i] += w * row[i] }
+                }
+            }
+            storeRounded(accumulator, count: rowFloats, to: out + outRow * rowFloats)
+        }
+    }
+
+    /// Applies the horizontal taps to one interleaved float row.
+    @inline(__always)
+    private func filterHorizontally(_ line: UnsafePointer<Float>, into row: UnsafeMutablePointer<Float>, outputWidth: Int) {
+        horizontal.starts.withUnsafeBufferPointer { starts in
+        horizontal.counts.withUnsafeBufferPointer { counts in
+        horizontal.offsets.withUnsafeBufferPointer { offsets in
+        horizontal.weights.withUnsafeBufferPointer { weights in
+            let weightBase = weights.baseAddress!
+            if horizontalIsTwoTap {
+                for k in 0..<outputWidth {
+                    let pixel = line + starts[k] * 3
+                    let w0 = weightBase[2 * k], w1 = weightBase[2 * k + 1]
+                    row[k * 3] = w0 * pixel[0] + w1 * pixel[3]
+                    row[k * 3 + 1] = w0 * pixel[1] + w1 * pixel[4]
+                    row[k * 3 + 2] = w0 * pixel[2] + w1 * pixel[5]
+                }
+                return
+            }
+            for k in 0..<outputWidth {
+                var pixel = line + starts[k] * 3
+                var weight = weightBase + offsets[k]
+                var sum = SIMD4<Float>.zero
+                for _ in 0..<counts[k] {
+                    sum += weight.pointee * SIMD4(pixel[0], pixel[1], pixel[2], 0)
+                    pixel += 3
+                    weight += 1
+                }
+                row[k * 3] = sum.x; row[k * 3 + 1] = sum.y; row[k * 3 + 2] = sum.z
+            }
+        }}}}
+    }
+
+    /// `value / divisor` rounded to nearest (half up) and clamped to 0…255.
+    /// Written so the loop vectorises: no trapping float→int conversion (see
+    /// ``roundedByte(_:)``).
+    @inline(__always)
+    private func storeRounded(_ values: UnsafeMutablePointer<Float>, count: Int, to out: UnsafeMutablePointer<UInt8>) {
+        let divisor = self.divisor
+        if divisor == 1 {
+            for i in 0..<count { out[i] = roundedByte(values[i]) }
+        } else {
+            // A true division (not a reciprocal) keeps integer-factor means exactly rounded.
+            for i in 0..<count { out[i] = roundedByte(values[i] / divisor) }
+        }
     }
 }

@@ -10,9 +10,9 @@ struct ByteWarpSink: WarpSink {
     @inline(__always)
     func store(pixel index: Int, _ r: Float, _ g: Float, _ b: Float) {
         let o = index * 3
-        base[o] = UInt8(min(max(r + 0.5, 0), 255))
-        base[o + 1] = UInt8(min(max(g + 0.5, 0), 255))
-        base[o + 2] = UInt8(min(max(b + 0.5, 0), 255))
+        base[o] = roundedByte(r)
+        base[o + 1] = roundedByte(g)
+        base[o + 2] = roundedByte(b)
     }
 }
 

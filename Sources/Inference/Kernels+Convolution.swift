@@ -1,27 +1,76 @@
 extension Kernels {
     /// CONV_2D. Dispatches 1×1 stride-1 convolutions to the register-blocked GEMM micro-kernel.
     static func convolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
-        if step.geometry.isPointwise {
-            pointwise(step, arena: arena, constants: constants)
-        } else {
-            windowedConvolution(step, arena: arena, constants: constants)
+        struct Run: EpilogueConsumer {
+            let step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
+            func run<E: OutputEpilogue>(_ epilogue: E) {
+                if step.geometry.isPointwise {
+                    Kernels.pointwise(step, arena: arena, constants: constants, epilogue: epilogue)
+                } else {
+                    Kernels.windowedConvolution(step, arena: arena, constants: constants, epilogue: epilogue)
+                }
+            }
         }
+        withEpilogue(step.epilogue, output: arena + step.output, arena: arena, constants: constants, Run(step: step, arena: arena, constants: constants))
     }
 
-    /// 1×1 convolution as a GEMM: tiles of 4 pixels × 16 output channels held in
-    /// eight SIMD8 accumulators; weights packed `[O/8][I][8]`.
-    static func pointwise(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+    /// 1×1 convolution as a GEMM: tiles of 6 pixels × 16 output channels held in
+    /// twelve SIMD8 accumulators (then 4-pixel and 1-pixel tiles for the rest);
+    /// weights packed `[O/8][I][8]`.
+    static func pointwise<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
         let g = step.geometry
         let inC = g.inChannels, outC = g.outChannels
         let blocks = (outC + 7) / 8
         let pixels = g.outHeight * g.outWidth
         let input = UnsafePointer(arena + step.input)
-        let output = arena + step.output
         let weights = constants + step.weights
-        let epilogue = step.epilogue
         let panel = inC * 8
 
         var p = 0
+        while p + 6 <= pixels {
+            let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC, x4 = x3 + inC, x5 = x4 + inC
+            var b = 0
+            while b < blocks {
+                let wa = weights + b * panel
+                let wb = b + 1 < blocks ? wa + panel : wa
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0
+                var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0
+                for i in 0..<inC {
+                    let va = load(wa + i * 8), vb = load(wb + i * 8)
+                    var s = SIMD8(repeating: x0[i])
+                    a0 = a0.addingProduct(s, va); b0 = b0.addingProduct(s, vb)
+                    s = SIMD8(repeating: x1[i])
+                    a1 = a1.addingProduct(s, va); b1 = b1.addingProduct(s, vb)
+                    s = SIMD8(repeating: x2[i])
+                    a2 = a2.addingProduct(s, va); b2 = b2.addingProduct(s, vb)
+                    s = SIMD8(repeating: x3[i])
+                    a3 = a3.addingProduct(s, va); b3 = b3.addingProduct(s, vb)
+                    s = SIMD8(repeating: x4[i])
+                    a4 = a4.addingProduct(s, va); b4 = b4.addingProduct(s, vb)
+                    s = SIMD8(repeating: x5[i])
+                    a5 = a5.addingProduct(s, va); b5 = b5.addingProduct(s, vb)
+                }
+                let c = b * 8, lanes = min(8, outC - c)
+                let e = p * outC + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
+                epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
+                epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
+                if b + 1 < blocks {
+                    let lanesB = min(8, outC - c - 8)
+                    epilogue.store(b0, channel: c + 8, lanes: lanesB, element: e + 8)
+                    epilogue.store(b1, channel: c + 8, lanes: lanesB, element: e + 8 + outC)
+                    epilogue.store(b2, channel: c + 8, lanes: lanesB, element: e + 8 + 2 * outC)
+                    epilogue.store(b3, channel: c + 8, lanes: lanesB, element: e + 8 + 3 * outC)
+                    epilogue.store(b4, channel: c + 8, lanes: lanesB, element: e + 8 + 4 * outC)
+                    epilogue.store(b5, channel: c + 8, lanes: lanesB, element: e + 8 + 5 * outC)
+                }
+                b += 2
+            }
+            p += 6
+        }
         while p + 4 <= pixels {
             let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC
             var b = 0
@@ -40,14 +89,14 @@ extension Kernels {
                 }
                 let c = b * 8, lanesB = min(8, outC - c - 8)
                 let e = p * outC + c
-                finish(a0, epilogue, channel: c, lanes: 8, element: e, output: output, arena: arena, constants: constants)
-                finish(a1, epilogue, channel: c, lanes: 8, element: e + outC, output: output, arena: arena, constants: constants)
-                finish(a2, epilogue, channel: c, lanes: 8, element: e + 2 * outC, output: output, arena: arena, constants: constants)
-                finish(a3, epilogue, channel: c, lanes: 8, element: e + 3 * outC, output: output, arena: arena, constants: constants)
-                finish(b0, epilogue, channel: c + 8, lanes: lanesB, element: e + 8, output: output, arena: arena, constants: constants)
-                finish(b1, epilogue, channel: c + 8, lanes: lanesB, element: e + 8 + outC, output: output, arena: arena, constants: constants)
-                finish(b2, epilogue, channel: c + 8, lanes: lanesB, element: e + 8 + 2 * outC, output: output, arena: arena, constants: constants)
-                finish(b3, epilogue, channel: c + 8, lanes: lanesB, element: e + 8 + 3 * outC, output: output, arena: arena, constants: constants)
+                epilogue.store(a0, channel: c, lanes: 8, element: e)
+                epilogue.store(a1, channel: c, lanes: 8, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: 8, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: 8, element: e + 3 * outC)
+                epilogue.store(b0, channel: c + 8, lanes: lanesB, element: e + 8)
+                epilogue.store(b1, channel: c + 8, lanes: lanesB, element: e + 8 + outC)
+                epilogue.store(b2, channel: c + 8, lanes: lanesB, element: e + 8 + 2 * outC)
+                epilogue.store(b3, channel: c + 8, lanes: lanesB, element: e + 8 + 3 * outC)
                 b += 2
             }
             if b < blocks {
@@ -62,10 +111,10 @@ extension Kernels {
                 }
                 let c = b * 8, lanes = min(8, outC - c)
                 let e = p * outC + c
-                finish(a0, epilogue, channel: c, lanes: lanes, element: e, output: output, arena: arena, constants: constants)
-                finish(a1, epilogue, channel: c, lanes: lanes, element: e + outC, output: output, arena: arena, constants: constants)
-                finish(a2, epilogue, channel: c, lanes: lanes, element: e + 2 * outC, output: output, arena: arena, constants: constants)
-                finish(a3, epilogue, channel: c, lanes: lanes, element: e + 3 * outC, output: output, arena: arena, constants: constants)
+                epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
             }
             p += 4
         }
@@ -76,100 +125,267 @@ extension Kernels {
                 var a0 = SIMD8<Float>.zero
                 for i in 0..<inC { a0 = a0.addingProduct(SIMD8(repeating: x0[i]), load(wa + i * 8)) }
                 let c = b * 8
-                finish(a0, epilogue, channel: c, lanes: min(8, outC - c), element: p * outC + c, output: output, arena: arena, constants: constants)
+                epilogue.store(a0, channel: c, lanes: min(8, outC - c), element: p * outC + c)
             }
             p += 1
         }
     }
 
-    /// Any kernel size, stride and zero padding: per output pixel, 16 (or 8) output
-    /// channels at a time over the taps inside the input; weights packed `[O/8][KH][KW][I][8]`.
-    static func windowedConvolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+    /// Any kernel size, stride and zero padding; weights packed `[O/8][KH][KW][I][8]`.
+    /// For one kernel row the valid taps of a pixel are contiguous in both the
+    /// input (`kx·I + i`) and the packed weights, so each row is one dot-product
+    /// run. Interior pixels go four at a time (4 pixels × 16 channels in eight
+    /// accumulators); border pixels one at a time.
+    static func windowedConvolution<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
         let g = step.geometry
         let inC = g.inChannels, outC = g.outChannels
         let blocks = (outC + 7) / 8
         let input = UnsafePointer(arena + step.input)
-        let output = arena + step.output
         let weights = constants + step.weights
-        let panel = g.kernelHeight * g.kernelWidth * inC * 8
-        let epilogue = step.epilogue
+        let rowRun = g.kernelWidth * inC
+        let panel = g.kernelHeight * rowRun * 8
+        let pixelStep = g.strideWidth * inC
+        // Output columns whose whole kernel row lies inside the input.
+        let firstFull = min(g.outWidth, (g.padLeft + g.strideWidth - 1) / g.strideWidth)
+        let lastFull = g.inWidth + g.padLeft - g.kernelWidth >= 0 ? min(g.outWidth, (g.inWidth + g.padLeft - g.kernelWidth) / g.strideWidth + 1) : 0
+
         for oy in 0..<g.outHeight {
             let iy0 = oy * g.strideHeight - g.padTop
             let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
-            for ox in 0..<g.outWidth {
-                let ix0 = ox * g.strideWidth - g.padLeft
-                let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+            var ox = 0
+            while ox < g.outWidth {
                 let element = (oy * g.outWidth + ox) * outC
-                var b = 0
-                while b < blocks {
-                    let pair = b + 1 < blocks
-                    let wa = weights + b * panel, wb = wa + panel
-                    var a = SIMD8<Float>.zero, a2 = SIMD8<Float>.zero
-                    var ky = kyStart
-                    while ky < kyEnd {
-                        var kx = kxStart
-                        while kx < kxEnd {
-                            let x = input + ((iy0 + ky) * g.inWidth + ix0 + kx) * inC
-                            let tap = (ky * g.kernelWidth + kx) * inC * 8
-                            if pair {
-                                for i in 0..<inC {
-                                    let s = SIMD8(repeating: x[i])
-                                    a = a.addingProduct(s, load(wa + tap + i * 8))
-                                    a2 = a2.addingProduct(s, load(wb + tap + i * 8))
-                                }
-                            } else {
-                                for i in 0..<inC { a = a.addingProduct(SIMD8(repeating: x[i]), load(wa + tap + i * 8)) }
+                let ix0 = ox * g.strideWidth - g.padLeft
+                if ox >= firstFull, ox + 4 <= lastFull {
+                    // Four interior pixels.
+                    var b = 0
+                    while b < blocks {
+                        let wa = weights + b * panel
+                        let wb = b + 1 < blocks ? wa + panel : wa
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        var b0 = a0, b1 = a0, b2 = a0, b3 = a0
+                        for ky in kyStart..<max(kyStart, kyEnd) {
+                            let x0 = input + ((iy0 + ky) * g.inWidth + ix0) * inC
+                            let x1 = x0 + pixelStep, x2 = x1 + pixelStep, x3 = x2 + pixelStep
+                            let wra = wa + ky * rowRun * 8, wrb = wb + ky * rowRun * 8
+                            for k in 0..<rowRun {
+                                let va = load(wra + k * 8), vb = load(wrb + k * 8)
+                                let s0 = SIMD8(repeating: x0[k]), s1 = SIMD8(repeating: x1[k])
+                                let s2 = SIMD8(repeating: x2[k]), s3 = SIMD8(repeating: x3[k])
+                                a0 = a0.addingProduct(s0, va); b0 = b0.addingProduct(s0, vb)
+                                a1 = a1.addingProduct(s1, va); b1 = b1.addingProduct(s1, vb)
+                                a2 = a2.addingProduct(s2, va); b2 = b2.addingProduct(s2, vb)
+                                a3 = a3.addingProduct(s3, va); b3 = b3.addingProduct(s3, vb)
                             }
-                            kx += 1
                         }
-                        ky += 1
+                        let c = b * 8
+                        let lanes = min(8, outC - c)
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element + c)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + outC + c)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * outC + c)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * outC + c)
+                        if b + 1 < blocks {
+                            let c2 = c + 8
+                            let lanes2 = min(8, outC - c2)
+                            epilogue.store(b0, channel: c2, lanes: lanes2, element: element + c2)
+                            epilogue.store(b1, channel: c2, lanes: lanes2, element: element + outC + c2)
+                            epilogue.store(b2, channel: c2, lanes: lanes2, element: element + 2 * outC + c2)
+                            epilogue.store(b3, channel: c2, lanes: lanes2, element: element + 3 * outC + c2)
+                        }
+                        b += 2
+                    }
+                    ox += 4
+                    continue
+                }
+                // One pixel, clipped to the input.
+                let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+                let run = max(0, kxEnd - kxStart) * inC
+                for b in 0..<blocks {
+                    let wa = weights + b * panel
+                    var a = SIMD8<Float>.zero
+                    for ky in kyStart..<max(kyStart, kyEnd) {
+                        let x = input + ((iy0 + ky) * g.inWidth + ix0 + kxStart) * inC
+                        let w = wa + (ky * g.kernelWidth + kxStart) * inC * 8
+                        for k in 0..<run { a = a.addingProduct(SIMD8(repeating: x[k]), load(w + k * 8)) }
                     }
                     let c = b * 8
-                    finish(a, epilogue, channel: c, lanes: min(8, outC - c), element: element + c, output: output, arena: arena, constants: constants)
-                    if pair {
-                        finish(a2, epilogue, channel: c + 8, lanes: min(8, outC - c - 8), element: element + c + 8, output: output, arena: arena, constants: constants)
-                    }
-                    b += 2
+                    epilogue.store(a, channel: c, lanes: min(8, outC - c), element: element + c)
                 }
+                ox += 1
             }
         }
     }
 
     /// DEPTHWISE_CONV_2D (depth multiplier 1), any kernel size, stride and padding;
-    /// weights packed `[KH][KW][roundUp8(C)]`.
+    /// weights packed `[KH][KW][roundUp8(C)]`. Per output row and 8-channel block,
+    /// sweeps the row; 3×3 windows fully inside the input use nine weight vectors
+    /// held in registers.
     static func depthwise(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        struct Run: EpilogueConsumer {
+            let step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
+            func run<E: OutputEpilogue>(_ epilogue: E) {
+                Kernels.depthwise(step, arena: arena, constants: constants, epilogue: epilogue)
+            }
+        }
+        withEpilogue(step.epilogue, output: arena + step.output, arena: arena, constants: constants, Run(step: step, arena: arena, constants: constants))
+    }
+
+    static func depthwise<E: OutputEpilogue>(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
         let g = step.geometry
         let channels = g.inChannels
         let padded = (channels + 7) / 8 * 8
         let input = UnsafePointer(arena + step.input)
-        let output = arena + step.output
         let weights = constants + step.weights
-        let epilogue = step.epilogue
+        let kw = g.kernelWidth, kh = g.kernelHeight
+        let sw = g.strideWidth
+        let firstFull = min(g.outWidth, (g.padLeft + sw - 1) / sw)
+        let lastFull = g.inWidth + g.padLeft - kw >= 0 ? min(g.outWidth, (g.inWidth + g.padLeft - kw) / sw + 1) : 0
+        let is3x3 = kw == 3 && kh == 3
         for oy in 0..<g.outHeight {
             let iy0 = oy * g.strideHeight - g.padTop
-            let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
-            for ox in 0..<g.outWidth {
-                let ix0 = ox * g.strideWidth - g.padLeft
-                let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
-                let element = (oy * g.outWidth + ox) * channels
-                var c = 0
-                while c < channels {
-                    var acc = SIMD8<Float>.zero
-                    var ky = kyStart
-                    while ky < kyEnd {
-                        let row = input + ((iy0 + ky) * g.inWidth + ix0) * channels + c
-                        let wrow = weights + ky * g.kernelWidth * padded + c
-                        var kx = kxStart
-                        while kx < kxEnd {
-                            acc = acc.addingProduct(load(row + kx * channels), load(wrow + kx * padded))
-                            kx += 1
-                        }
-                        ky += 1
+            let kyStart = max(0, -iy0), kyEnd = min(kh, g.inHeight - iy0)
+            let rowsFull = kyStart == 0 && kyEnd == kh
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                let w = weights + c
+                var ox = 0
+                if is3x3 && rowsFull && firstFull < lastFull {
+                    // Border columns on the left first.
+                    while ox < firstFull {
+                        let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                        ox += 1
                     }
-                    finish(acc, epilogue, channel: c, lanes: min(8, channels - c), element: element + c, output: output, arena: arena, constants: constants)
-                    c += 8
+                    let w0 = load(w), w1 = load(w + padded), w2 = load(w + 2 * padded)
+                    let w3 = load(w + 3 * padded), w4 = load(w + 4 * padded), w5 = load(w + 5 * padded)
+                    let w6 = load(w + 6 * padded), w7 = load(w + 7 * padded), w8 = load(w + 8 * padded)
+                    let rowStride = g.inWidth * channels
+                    let pixelStride = sw * channels
+                    var r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                    var element = (oy * g.outWidth + ox) * channels + c
+                    // Four pixels at a time: four independent FMA chains hide the FMA latency.
+                    while ox + 4 <= lastFull {
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        let q0 = r0, q1 = q0 + pixelStride, q2 = q1 + pixelStride, q3 = q2 + pixelStride
+                        tap3(&a0, &a1, &a2, &a3, q0, q1, q2, q3, channels, w0, w1, w2)
+                        tap3(&a0, &a1, &a2, &a3, q0 + rowStride, q1 + rowStride, q2 + rowStride, q3 + rowStride, channels, w3, w4, w5)
+                        let down = 2 * rowStride
+                        tap3(&a0, &a1, &a2, &a3, q0 + down, q1 + down, q2 + down, q3 + down, channels, w6, w7, w8)
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * channels)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * channels)
+                        r0 += 4 * pixelStride
+                        element += 4 * channels
+                        ox += 4
+                    }
+                    while ox < lastFull {
+                        let r1 = r0 + rowStride, r2 = r1 + rowStride
+                        var acc = SIMD8<Float>.zero
+                        acc = acc.addingProduct(load(r0), w0)
+                        acc = acc.addingProduct(load(r0 + channels), w1)
+                        acc = acc.addingProduct(load(r0 + 2 * channels), w2)
+                        acc = acc.addingProduct(load(r1), w3)
+                        acc = acc.addingProduct(load(r1 + channels), w4)
+                        acc = acc.addingProduct(load(r1 + 2 * channels), w5)
+                        acc = acc.addingProduct(load(r2), w6)
+                        acc = acc.addingProduct(load(r2 + channels), w7)
+                        acc = acc.addingProduct(load(r2 + 2 * channels), w8)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: element)
+                        r0 += pixelStride
+                        element += channels
+                        ox += 1
+                    }
                 }
+                if kw == 5 && kh == 5 && rowsFull && firstFull < lastFull {
+                    while ox < firstFull {
+                        let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
+                        epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                        ox += 1
+                    }
+                    let rowStride = g.inWidth * channels
+                    let pixelStride = sw * channels
+                    let c1 = channels, c2 = 2 * channels, c3 = 3 * channels, c4 = 4 * channels
+                    // Four pixels per weight load: four independent FMA chains.
+                    while ox + 4 <= lastFull {
+                        var r = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
+                        var wr = w
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        for _ in 0..<5 {
+                            let q1 = r + pixelStride, q2 = q1 + pixelStride, q3 = q2 + pixelStride
+                            tap4(&a0, &a1, &a2, &a3, r, q1, q2, q3, load(wr))
+                            tap4(&a0, &a1, &a2, &a3, r + c1, q1 + c1, q2 + c1, q3 + c1, load(wr + padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c2, q1 + c2, q2 + c2, q3 + c2, load(wr + 2 * padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c3, q1 + c3, q2 + c3, q3 + c3, load(wr + 3 * padded))
+                            tap4(&a0, &a1, &a2, &a3, r + c4, q1 + c4, q2 + c4, q3 + c4, load(wr + 4 * padded))
+                            r += rowStride
+                            wr += 5 * padded
+                        }
+                        let element = (oy * g.outWidth + ox) * channels + c
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * channels)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * channels)
+                        ox += 4
+                    }
+                }
+                while ox < g.outWidth {
+                    let acc = depthwisePixel(input, w, g: g, channels: channels, padded: padded, c: c, oy: oy, ox: ox, iy0: iy0, kyStart: kyStart, kyEnd: kyEnd)
+                    epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
+                    ox += 1
+                }
+                c += 8
             }
         }
+    }
+
+    /// One depthwise tap for four pixels.
+    @inline(__always)
+    static func tap4(
+        _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>, _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>,
+        _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
+        _ weight: SIMD8<Float>
+    ) {
+        a0 = a0.addingProduct(load(q0), weight); a1 = a1.addingProduct(load(q1), weight)
+        a2 = a2.addingProduct(load(q2), weight); a3 = a3.addingProduct(load(q3), weight)
+    }
+
+    /// One kernel row of a 3-wide depthwise window for four pixels.
+    @inline(__always)
+    static func tap3(
+        _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>, _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>,
+        _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
+        _ channels: Int, _ wa: SIMD8<Float>, _ wb: SIMD8<Float>, _ wc: SIMD8<Float>
+    ) {
+        a0 = a0.addingProduct(load(q0), wa); a1 = a1.addingProduct(load(q1), wa)
+        a2 = a2.addingProduct(load(q2), wa); a3 = a3.addingProduct(load(q3), wa)
+        a0 = a0.addingProduct(load(q0 + channels), wb); a1 = a1.addingProduct(load(q1 + channels), wb)
+        a2 = a2.addingProduct(load(q2 + channels), wb); a3 = a3.addingProduct(load(q3 + channels), wb)
+        a0 = a0.addingProduct(load(q0 + 2 * channels), wc); a1 = a1.addingProduct(load(q1 + 2 * channels), wc)
+        a2 = a2.addingProduct(load(q2 + 2 * channels), wc); a3 = a3.addingProduct(load(q3 + 2 * channels), wc)
+    }
+
+    /// One depthwise output vector over the taps inside the input.
+    @inline(__always)
+    static func depthwisePixel(
+        _ input: UnsafePointer<Float>, _ w: UnsafePointer<Float>, g: WindowGeometry, channels: Int, padded: Int,
+        c: Int, oy: Int, ox: Int, iy0: Int, kyStart: Int, kyEnd: Int
+    ) -> SIMD8<Float> {
+        let ix0 = ox * g.strideWidth - g.padLeft
+        let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
+        var acc = SIMD8<Float>.zero
+        var ky = kyStart
+        while ky < kyEnd {
+            let row = input + ((iy0 + ky) * g.inWidth + ix0) * channels + c
+            let wrow = w + ky * g.kernelWidth * padded
+            var kx = kxStart
+            while kx < kxEnd {
+                acc = acc.addingProduct(load(row + kx * channels), load(wrow + kx * padded))
+                kx += 1
+            }
+            ky += 1
+        }
+        return acc
     }
 }

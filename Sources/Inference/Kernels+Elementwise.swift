@@ -17,7 +17,7 @@ extension Kernels {
                     var best = SIMD8<Float>(repeating: -.infinity)
                     for ky in kyStart..<max(kyStart, kyEnd) {
                         for kx in kxStart..<max(kxStart, kxEnd) {
-                            best = pointwiseMax(best, load(input + ((iy0 + ky) * g.inWidth + ix0 + kx) * channels + c))
+                            best = maximum(best, load(input + ((iy0 + ky) * g.inWidth + ix0 + kx) * channels + c))
                         }
                     }
                     store(best, output + element + c, lanes: min(8, channels - c))

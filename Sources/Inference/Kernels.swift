@@ -17,14 +17,26 @@ enum Kernels {
         UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
     }
 
+    /// Lane-wise maximum (the stdlib's generic `pointwiseMax` is not specialized here).
+    @inline(__always)
+    static func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: a .< b)
+    }
+
     /// Stores the first `lanes` lanes of `value`.
     @inline(__always)
     static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
         if lanes >= 8 {
             UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
         } else {
-            for lane in 0..<lanes { pointer[lane] = value[lane] }
+            storePartial(value, pointer, lanes: lanes)
         }
+    }
+
+    /// Kept out of line: inlined, its per-lane extraction leads LLVM to scalarize whole kernels.
+    @inline(never)
+    static func storePartial(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
+        for lane in 0..<lanes { pointer[lane] = value[lane] }
     }
 
     @inline(__always)
@@ -33,9 +45,10 @@ enum Kernels {
         case .none:
             return value
         case .relu:
-            return pointwiseMax(value, .zero)
+            return value.replacing(with: SIMD8<Float>.zero, where: value .< SIMD8<Float>.zero)
         case .relu6:
-            return pointwiseMin(pointwiseMax(value, .zero), SIMD8(repeating: 6))
+            let positive = value.replacing(with: SIMD8<Float>.zero, where: value .< SIMD8<Float>.zero)
+            return positive.replacing(with: SIMD8(repeating: 6), where: positive .> SIMD8(repeating: 6))
         case let .prelu(alpha):
             let slope = load(constants + alpha + channel)
             return value.replacing(with: value * slope, where: value .< .zero)

@@ -1,13 +1,12 @@
 extension Planner {
     /// Folds into each convolution's epilogue the chain of single-consumer
-    /// operators that follows it: an activation, then an ADD whose other operand
-    /// already exists when the convolution runs, then an activation.
+    /// operators that follows it: an activation, then an ADD, then an activation.
+    /// The fused convolution runs where the last fused operator ran: its own
+    /// inputs exist there already, and so does the ADD's other operand.
     func fuse(_ nodes: inout [Node]) {
         var consumers = [Int](repeating: 0, count: graph.tensors.count)
-        var producer = [Int: Int]()
-        for (index, node) in nodes.enumerated() {
+        for node in nodes {
             for input in node.inputs { consumers[input] += 1 }
-            producer[node.output] = index
         }
         for output in graph.outputs { consumers[output] += 1 }
         var readers = [Int: Int]()
@@ -15,8 +14,9 @@ extension Planner {
             for input in node.inputs where readers[input] == nil { readers[input] = index }
         }
 
-        for index in nodes.indices {
-            guard case .convolution = nodes[index].kind else { continue }
+        for start in nodes.indices {
+            guard case .convolution = nodes[start].kind, !nodes[start].removed else { continue }
+            var index = start
             while true {
                 let output = nodes[index].output
                 guard consumers[output] == 1, let next = readers[output], next > index, !nodes[next].removed else { break }
@@ -33,23 +33,16 @@ extension Planner {
                     }
                 case .add:
                     guard fused.residual == nil, candidate.inputs[0] != candidate.inputs[1] else { break }
-                    let other = candidate.inputs[0] == output ? candidate.inputs[1] : candidate.inputs[0]
-                    // The other operand must exist before the convolution runs.
-                    if let source = producer[other], source >= index { break }
-                    fused.residual = other
+                    fused.residual = candidate.inputs[0] == output ? candidate.inputs[1] : candidate.inputs[0]
                     fused.second = candidate.first
                 default:
                     break
                 }
                 guard fused.output == output, fused.first != nodes[index].first || fused.second != nodes[index].second || fused.residual != nodes[index].residual else { break }
                 fused.output = candidate.output
-                nodes[index] = fused
-                nodes[next].removed = true
-                producer[candidate.output] = index
-                if let residual = fused.residual, candidate.inputs.contains(residual) {
-                    // The residual is now read by the convolution, earlier than before.
-                    readers[residual] = min(readers[residual] ?? index, index)
-                }
+                nodes[next] = fused
+                nodes[index].removed = true
+                index = next
             }
         }
         nodes.removeAll { $0.removed }

@@ -4,6 +4,7 @@ public enum TensorType: Int8, Sendable, CustomStringConvertible {
          int16 = 7, complex64 = 8, int8 = 9, float64 = 10, complex128 = 11, uint64 = 12,
          resource = 13, variant = 14, uint32 = 15, uint16 = 16, int4 = 17
 
+    /// The schema's name, e.g. `FLOAT32`.
     public var description: String {
         switch self {
         case .float32: "FLOAT32"

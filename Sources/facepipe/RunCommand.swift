@@ -29,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
     var out: String
 
-    @Option(name: .long, help: "Entries processed at once (default: the number of cores).")
+    @Option(name: .long, help: "Entries processed at once (default: this machine's core count).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))

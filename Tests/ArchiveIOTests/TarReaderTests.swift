@@ -293,3 +293,35 @@ import Testing
         }
     }
 }
+
+@Suite struct TarReaderPaxTests {
+    @Test func paxUTF8AndLongNamesAreDeliveredAsTheirUTF8Bytes() throws {
+        let unicode = "写真/café ü.jpg"
+        let long = String(repeating: "a", count: 180) + "/" + String(repeating: "b", count: 120) + ".png"
+        var builder = UstarBuilder()
+        builder.appendPax([("path", unicode)])
+        builder.append(rawName: Array("fallback1.jpg".utf8), data: [1])
+        builder.appendPax([("path", long)])
+        builder.append(rawName: Array("fallback2.png".utf8), data: [2])
+        builder.finish()
+        let directory = try TemporaryDirectory()
+        let result = readAll(try directory.write("pax.tar", builder.bytes))
+        #expect(result.error == nil)
+        #expect(result.files.map(\.name) == [unicode, long])
+        #expect(result.files.map(\.rawName) == [Array(unicode.utf8), Array(long.utf8)])
+        #expect(result.files.map(\.index) == [0, 1], "a pax header and its entry are one item")
+    }
+}
+
+@Suite struct ZipReadingTests {
+    @Test func readsStoredZipMembers() throws {
+        var zip = ZipBuilder()
+        zip.add(name: "photos/a.jpg", data: .random(count: 1000, seed: 50))
+        zip.add(name: "photos/ü.png", data: [1, 2, 3])
+        let directory = try TemporaryDirectory()
+        let result = readAll(try directory.write("photos.zip", zip.bytes))
+        #expect(result.error == nil)
+        #expect(result.files.map(\.name) == ["photos/a.jpg", "photos/ü.png"])
+        #expect(result.files.map(\.data) == [.random(count: 1000, seed: 50), [1, 2, 3]])
+    }
+}

@@ -87,6 +87,16 @@ import Testing
         #expect(throws: ArchiveError.writerFinished(archive: directory.file("out.tar"))) { try writer.finish() }
     }
 
+    @Test(arguments: ["", "a\0b.png"])
+    func refusesNamesACStringCannotCarry(_ name: String) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try TarWriter(path: directory.file("out.tar"))
+        #expect(throws: ArchiveError.self) { try writer.add(path: name, data: [1]) }
+        try writer.add(path: "fine.png", data: [2])
+        try writer.finish()
+        #expect(readAll(directory.file("out.tar")).files.map(\.name) == ["fine.png"])
+    }
+
     @Test func unwritableLocationIsACannotWriteError() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("no/such/dir/out.tar")

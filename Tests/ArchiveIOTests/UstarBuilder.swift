@@ -69,3 +69,18 @@ extension Array where Element == UInt8 {
         return Array(out.prefix(count))
     }
 }
+
+extension UstarBuilder {
+    /// Appends a pax extended header ("x") carrying `records`, as Python's
+    /// tarfile and GNU tar write for UTF-8 or long names.
+    mutating func appendPax(_ records: [(String, String)]) {
+        var body: [UInt8] = []
+        for (key, value) in records {
+            let payload = " \(key)=\(value)\n"
+            var length = payload.utf8.count + 1
+            while "\(length)".utf8.count + payload.utf8.count != length { length += 1 }
+            body += Array("\(length)\(payload)".utf8)
+        }
+        append(rawName: Array("PaxHeaders/x".utf8), data: body, typeFlag: UInt8(ascii: "x"))
+    }
+}

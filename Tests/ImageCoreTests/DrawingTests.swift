@@ -131,3 +131,34 @@ func drawingWithExtremeCoordinatesStaysInBounds(_ c: ExtremeCase) {
     image.fillRectangle(Rect(x: 0, y: 0, width: 4, height: 4), color: RGBColor(r: 200, g: 0, b: 100), opacity: 0.25)
     #expect(image.pixel(x: 2, y: 2) == RGBColor(r: 125, g: 75, b: 100))
 }
+
+@Test(arguments: [Rect(x: 2.3, y: 1.7, width: 10.2, height: 6.9), Rect(x: 14.6, y: 9.2, width: -9.1, height: -5.5),
+                  Rect(x: 3, y: 3, width: 0.5, height: 8)])
+func fractionalRectangleOutlineHasExactAreaCoverage(_ rect: Rect) {
+    var image = RGBImage(width: 18, height: 13)
+    let stroke: Float = 1.6
+    image.drawRectangle(rect, width: stroke, color: .white)
+    // Independent reference: stroke area inside each pixel square.
+    let x0 = Double(min(rect.x, rect.x + rect.width)), x1 = Double(max(rect.x, rect.x + rect.width))
+    let y0 = Double(min(rect.y, rect.y + rect.height)), y1 = Double(max(rect.y, rect.y + rect.height))
+    let h = Double(stroke) / 2
+    func overlap(_ a0: Double, _ a1: Double, _ p: Int) -> Double { max(0, min(a1, Double(p + 1)) - max(a0, Double(p))) }
+    for y in 0..<13 {
+        for x in 0..<18 {
+            let outer = overlap(x0 - h, x1 + h, x) * overlap(y0 - h, y1 + h, y)
+            let hasHole = x1 - x0 > 2 * h && y1 - y0 > 2 * h
+            let inner = hasHole ? overlap(x0 + h, x1 - h, x) * overlap(y0 + h, y1 - h, y) : 0
+            let expected = UInt8(255 * (outer - inner) + 0.5)
+            #expect(abs(Int(image.pixel(x: x, y: y)!.r) - Int(expected)) <= 1, "pixel \(x),\(y)")
+        }
+    }
+}
+
+@Test func polylineWithSegmentsOffTheImageStillDrawsTheVisibleOnes() {
+    var image = RGBImage(width: 20, height: 12)
+    // Segment 1 lies entirely outside; segment 3 is the only one on row 5 at x = 10…15.
+    image.drawPolyline([Point(x: -100, y: -100), Point(x: -50, y: -100), Point(x: 5.5, y: 5.5), Point(x: 15.5, y: 5.5)],
+                       color: .white)
+    for x in 6...15 { #expect(image.pixel(x: x, y: 5) == .white) }
+    #expect(image.pixel(x: 10, y: 8) == .black)
+}

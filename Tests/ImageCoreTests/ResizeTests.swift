@@ -120,3 +120,13 @@ func cropClipsToTheImage(_ testCase: CropCase) throws {
     let image = RGBImage(width: 4, height: 1, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255, 200, 200, 200])
     #expect(image.grayscale == [76, 150, 29, 200])
 }
+
+@Test func bilinearUpscaleRoundsHalfUp() throws {
+    // 1 → 3 levels: src x for output 1 is 0.5 between 0 and 1 → 0.5 exactly.
+    let image = RGBImage(width: 2, height: 1, pixels: [0, 1, 254, 1, 2, 255])
+    let up = try image.resizedBilinear(width: 4, height: 1)
+    // Output 1 samples x = 0.25: 0.25, 1.25, 254.25 → 0, 1, 254; output 2 samples 0.75 → 1, 2, 255.
+    #expect(up.pixels == [0, 1, 254, 0, 1, 254, 1, 2, 255, 1, 2, 255])
+    let two = try RGBImage(width: 2, height: 1, pixels: [0, 0, 0, 1, 3, 5]).downscaledAreaAverage(width: 1, height: 1)
+    #expect(two.pixels == [1, 2, 3])   // 0.5, 1.5, 2.5 round half up
+}

@@ -153,3 +153,11 @@ func hugeSampleCoordinatesReadTheBorder(_ offset: Float) throws {
 }
 
 
+
+@Test func mirroredOutputReversesColumns() throws {
+    let image = TestImages.noise(width: 9, height: 5)
+    let plain = try image.warpedAffine(width: 9, height: 5, outputToSource: .identity)
+    let mirrored = try image.warpedAffine(width: 9, height: 5,
+                                          outputToSource: AffineMap.identity.mirroringOutputHorizontally(outputWidth: 9))
+    for y in 0..<5 { for x in 0..<9 { #expect(mirrored.pixel(x: x, y: y) == plain.pixel(x: 8 - x, y: y)) } }
+}

@@ -156,3 +156,56 @@ struct Gauged: Stage {
         #expect(try manifestRows(tarred) == manifestRows(folder))
     }
 }
+
+/// A stage that takes a per-worker resource, counting how often one is made.
+struct UsesWorkerResource: Stage {
+    let made: CallCounter
+    var definition: StageDefinition { StageDefinition("uses-worker-resource") }
+    func process(_ frame: Frame<Phase.Upright>, context: StageContext) throws -> Frame<Phase.Upright> {
+        _ = context.workerResource("test.resource", as: [Int].self) {
+            made.hit("resource")
+            return [context.worker]
+        }
+        return frame
+    }
+}
+
+@Test func perWorkerResourcesAreMadeOncePerWorker() async throws {
+    let out = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: out) }
+    let made = CallCounter()
+    let pipeline = Pipeline("resources") {
+        DecodePPM()
+        AsUpright()
+        UsesWorkerResource(made: made)
+        PassPixels()
+        WriteOutputs(images: .none, faceJSON: false)
+    }
+    _ = try await run(pipeline, [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 30))], out: out, workers: 3)
+    #expect((1...3).contains(made.count("resource")), "made \(made.count("resource")) times for 3 workers")
+}
+
+struct FailsAfterDecoding: Stage {
+    struct Refused: Error, CustomStringConvertible { var description: String { "refused on purpose" } }
+    var definition: StageDefinition { StageDefinition("fails") }
+    func process(_ frame: Frame<Phase.Upright>, context: StageContext) throws -> Frame<Phase.Upright> { throw Refused() }
+}
+
+@Test func anErrorRowKeepsWhatEarlierStagesFound() async throws {
+    let out = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: out) }
+    let pipeline = Pipeline("fails") {
+        DecodePPM()
+        AsUpright()
+        FailsAfterDecoding()
+        PassPixels()
+        WriteOutputs(images: .none, faceJSON: false)
+    }
+    let summary = try await run(pipeline, [memoryInput("a.tar", [entry("a.tar", 0, "x.ppm", makePPM(square: nil))])], out: out)
+    let row = try #require(try manifestRows(out).first)
+    #expect(row[3] == "error")
+    #expect(row[4] == "fails: refused on purpose")
+    #expect(row[5] == "24" && row[6] == "16" && row[7] == "1")
+    #expect(row.count == Manifest.columns.count)
+    #expect(summary.exitStatus == .someEntriesFailed)
+}

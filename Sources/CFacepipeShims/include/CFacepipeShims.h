@@ -10,5 +10,6 @@ int facepipe_cpu_supports_build_target(void);
 const char *facepipe_cpu_missing_features(void);
 
 #include "facepipe_png_encode.h"
+#include "facepipe_png_decode.h"
 
 #endif

@@ -52,18 +52,10 @@ extension Stage {
     public func _collect(into nodes: inout [StageNode]) {
         let failure: PipelineError?
         do { try validate(); failure = nil } catch { failure = error }
-        nodes.append(StageNode(definition: definition, caching: caching, validationFailure: failure))
+        var node = StageNode(definition: definition, caching: caching, validationFailure: failure)
+        if let ordered = self as? any OrderedRecordStage {
+            node.orderedPass = { ordered.makeOrderedPass() }
+        }
+        nodes.append(node)
     }
-}
-
-/// Whether a stage's results (never its pixels) may be served from the cache.
-public struct StageCaching: Sendable, Hashable {
-    enum Kind: Sendable, Hashable { case never, records }
-    let kind: Kind
-
-    /// Always recomputed (decoding, drawing, encoding, stages that change pixels).
-    public static let never = StageCaching(kind: .never)
-    /// The stage only changes the ``EntryRecord`` (faces, scores, points) of a
-    /// ``Frame``; its result is cached by entry content hash and fingerprint.
-    public static let records = StageCaching(kind: .records)
 }

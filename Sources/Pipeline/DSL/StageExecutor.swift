@@ -11,6 +11,8 @@ public final class StageExecutor {
     private var position = 0
     /// How many stage results came from the cache (for the run summary).
     private(set) var cacheHits = 0
+    /// The record after the last stage that succeeded (fills size columns of an error row).
+    private(set) var lastRecord: EntryRecord?
 
     init(steps: [CompiledPipeline.Step], cache: StageCache?, contentHash: String, context: StageContext) {
         self.steps = steps
@@ -33,6 +35,7 @@ public final class StageExecutor {
             restored.archive = inputFrame.record.archive
             restored.entry = inputFrame.record.entry
             restored.index = inputFrame.record.index
+            lastRecord = restored
             return outputType.init(image: inputFrame.image, record: restored, encoded: inputFrame.encoded) as! S.Output
         }
         let output: S.Output
@@ -41,8 +44,9 @@ public final class StageExecutor {
         } catch {
             throw StageFailure(stage: step.definition.name, error: error)
         }
-        if let cacheKey, let cache, let frame = output as? any AnyFrame {
-            cache.store(frame.record, key: cacheKey)
+        if let frame = output as? any AnyFrame {
+            lastRecord = frame.record
+            if let cacheKey, let cache { cache.store(frame.record, key: cacheKey) }
         }
         return output
     }

@@ -3,4 +3,6 @@ public struct StageNode: Sendable {
     public let definition: StageDefinition
     public let caching: StageCaching
     let validationFailure: PipelineError?
+    /// For ``OrderedRecordStage``s: makes the writer's in-order pass.
+    var orderedPass: (@Sendable () -> any OrderedRecordPass)? = nil
 }

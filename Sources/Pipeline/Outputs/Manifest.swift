@@ -40,9 +40,12 @@ public enum Manifest {
     }
 
     /// The row of an entry or archive that failed.
-    static func errorRow(archive: String, entry: String, index: Int?, reason: String) -> [String] {
-        [archive, entry, index.map(String.init) ?? "", "error", reason]
-            + [String](repeating: "", count: columns.count - 5)
+    /// `known`: what stages before the failure found (fills width, height, exif_orientation).
+    static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil) -> [String] {
+        let size = known.map { $0.width > 0 ? [String($0.width), String($0.height), String($0.exifOrientation)] : ["", "", ""] }
+            ?? ["", "", ""]
+        return [archive, entry, index.map(String.init) ?? "", "error", reason] + size
+            + [String](repeating: "", count: columns.count - 8)
     }
 
     /// One CSV line (RFC 4180: fields with comma, quote, CR or LF are quoted,

@@ -26,6 +26,8 @@ public struct CompiledPipeline: Sendable {
         public let fingerprint: String
         /// Whether this run must recompute the stage even if cached (set by ``RecomputePolicy``).
         public internal(set) var recompute: Bool = false
+        /// For stages with an in-order pass (``OrderedRecordStage``).
+        let orderedPass: (@Sendable () -> any OrderedRecordPass)?
 
         func cacheKey(contentHash: String) -> String {
             sha256Hex(Array((contentHash + ":" + fingerprint).utf8))
@@ -41,7 +43,8 @@ public struct CompiledPipeline: Sendable {
         var steps: [Step] = []
         for node in nodes {
             let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)".utf8))
-            steps.append(Step(definition: node.definition, caching: node.caching, fingerprint: fingerprint))
+            steps.append(Step(definition: node.definition, caching: node.caching, fingerprint: fingerprint,
+                              orderedPass: node.orderedPass))
             upstream = fingerprint
         }
         self.steps = steps

@@ -14,7 +14,7 @@ struct SequencedOutcome: Sendable {
 
 enum EntryOutcome: Sendable {
     case rendered(RenderedEntry, contentHash: String, cacheHits: Int)
-    case failed(reason: String, contentHash: String)
+    case failed(reason: String, contentHash: String, partial: EntryRecord?)
     case resumed(CompletionRecord)
     case archiveFailed(reason: String)
 }

@@ -13,9 +13,12 @@ final class OrderedWriter {
     private var archiveFolderClaimer = OutputPathClaimer()
     private var entryClaimers: [Int: OutputPathClaimer] = [:]
     private(set) var summary = RunSummary()
+    private let orderedPasses: [any OrderedRecordPass]
+    private var currentArchive: Int?
 
     init(sink: any OutputSink, manifestURL: URL, completions: CompletionStore,
-         pipelineFingerprint: String, outputSignature: String) throws {
+         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
+        self.orderedPasses = orderedPasses
         FileManager.default.createFile(atPath: manifestURL.path, contents: nil)
         manifest = try FileHandle(forWritingTo: manifestURL)
         try manifest.truncate(atOffset: 0)
@@ -54,11 +57,20 @@ final class OrderedWriter {
             break
         }
         let index = item.index ?? 0
+        if currentArchive != item.archiveNumber {
+            currentArchive = item.archiveNumber
+            for pass in orderedPasses { pass.beginArchive() }
+        }
         let path = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: item.rawName, index: index)
         summary.entries += 1
         let rows: [[String]]
         switch item.outcome {
-        case let .rendered(rendered, contentHash, cacheHits):
+        case .rendered(var rendered, let contentHash, let cacheHits):
+            let beforePasses = orderedPasses.isEmpty ? nil : rendered.record
+            if !orderedPasses.isEmpty {
+                for pass in orderedPasses { pass.apply(to: &rendered.record) }
+                if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
+            }
             var outputs: [String] = []
             var imagePath = "", jsonPath = ""
             if let image = rendered.image {
@@ -77,16 +89,22 @@ final class OrderedWriter {
             summary.keptFaces += rendered.record.faces.filter(\.isKept).count
             summary.megapixels += Double(rendered.record.width * rendered.record.height) / 1e6
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
-                                                   contentHash: contentHash, rows: rows, outputs: outputs),
+                                                   contentHash: contentHash, rows: rows, outputs: outputs,
+                                                   record: beforePasses),
                                   archive: item.archiveNumber, index: index)
-        case let .failed(reason, contentHash):
+        case let .failed(reason, contentHash, partial):
             summary.failedEntries += 1
-            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason)]
+            var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in orderedPasses { pass.apply(to: &nothing) }
+            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
+                                      known: partial)]
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
                                                    contentHash: contentHash, rows: rows, outputs: []),
                                   archive: item.archiveNumber, index: index)
         case .resumed(let record):
             summary.resumedEntries += 1
+            var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in orderedPasses { pass.apply(to: &replay) }
             rows = record.rows
             let statusColumn = Manifest.columns.firstIndex(of: "status")!
             if rows.contains(where: { $0.count > statusColumn && $0[statusColumn] == "error" }) { summary.failedEntries += 1 }

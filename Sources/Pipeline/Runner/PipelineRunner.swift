@@ -32,7 +32,8 @@ public enum PipelineRunner {
                 ? try TarSink(path: layout.outputTar.path) : FolderSink(root: layout.root)
             writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
-                                       outputSignature: outputSignature)
+                                       outputSignature: outputSignature,
+                                       orderedPasses: steps.compactMap { $0.orderedPass?() })
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
@@ -163,7 +164,7 @@ public enum PipelineRunner {
             let rendered = try root._execute(frame, executor: executor)
             return .rendered(rendered, contentHash: contentHash, cacheHits: executor.cacheHits)
         } catch {
-            return .failed(reason: String(describing: error), contentHash: contentHash)
+            return .failed(reason: String(describing: error), contentHash: contentHash, partial: executor.lastRecord)
         }
     }
 }

@@ -43,27 +43,3 @@ public struct RunConfiguration: Sendable {
         }
     }
 }
-
-/// Callbacks a run makes: progress after each written entry, and a stop
-/// request (Ctrl-C) checked before each new entry is started.
-public struct RunHooks: Sendable {
-    public var shouldStop: @Sendable () -> Bool
-    public var progress: @Sendable (RunProgress) -> Void
-
-    public init(shouldStop: @escaping @Sendable () -> Bool = { false },
-                progress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
-        self.shouldStop = shouldStop
-        self.progress = progress
-    }
-}
-
-/// Progress after an entry was written.
-public struct RunProgress: Sendable {
-    /// Entries written so far (including failed and resumed ones).
-    public var done: Int
-    /// Entries in all archives, once the producer has read them all.
-    public var total: Int?
-    public var failed: Int
-    /// Megapixels decoded so far.
-    public var megapixels: Double
-}

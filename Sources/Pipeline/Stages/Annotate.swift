@@ -14,11 +14,13 @@ public struct Annotate: Stage {
         public static let mesh = Layers(rawValue: 16)
         /// Also outline faces a filter rejected.
         public static let rejected = Layers(rawValue: 32)
-        public static let standard: Layers = [.boxes, .keypoints, .contours, .iris, .rejected]
+        /// Face number and confidence above each box.
+        public static let labels = Layers(rawValue: 64)
+        public static let standard: Layers = [.boxes, .keypoints, .contours, .iris, .rejected, .labels]
 
         var names: [String] {
             [(Layers.boxes, "boxes"), (.keypoints, "keypoints"), (.contours, "contours"), (.iris, "iris"),
-             (.mesh, "mesh"), (.rejected, "rejected")].filter { contains($0.0) }.map(\.1)
+             (.mesh, "mesh"), (.rejected, "rejected"), (.labels, "labels")].filter { contains($0.0) }.map(\.1)
         }
     }
 
@@ -42,47 +44,58 @@ public struct Annotate: Stage {
         }
     }
 
-    static let kept: Painter.Colour = (40, 220, 60)
-    static let rejectedColour: Painter.Colour = (230, 40, 40)
-    static let keypointColour: Painter.Colour = (255, 210, 0)
-    static let contourColour: Painter.Colour = (0, 200, 255)
-    static let irisColour: Painter.Colour = (255, 60, 200)
-    static let meshColour: Painter.Colour = (200, 200, 200)
+    static let keptColour = RGBColor(r: 40, g: 220, b: 60)
+    static let rejectedColour = RGBColor.red
+    static let keypointColour = RGBColor.yellow
+    static let contourColour = RGBColor(r: 0, g: 200, b: 255)
+    static let irisColour = RGBColor.magenta
+    static let meshColour = RGBColor(gray: 210)
 
     public func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Annotated> {
         var out = frame.advanced(to: Phase.Annotated.self)
-        var painter = Painter(image: frame.image)
-        let t = thickness ?? max(1, min(frame.image.width, frame.image.height) / 500)
+        var image = frame.image
+        let t = Float(thickness ?? max(1, min(frame.image.width, frame.image.height) / 500))
+        let textScale = max(1, Int(t))
         for face in frame.record.faces {
             if !face.isKept {
                 if layers.contains(.rejected), layers.contains(.boxes) {
-                    painter.strokeRect(face.box, thickness: t, Self.rejectedColour)
+                    image.drawRectangle(face.box, width: t, color: Self.rejectedColour)
+                    if layers.contains(.labels) { label(&image, "#\(face.face) rejected", face.box, textScale, Self.rejectedColour) }
                 }
                 continue
             }
             if layers.contains(.mesh), let mesh = face.points("mesh") {
-                for p in mesh.points { painter.dot(p, radius: max(0, t / 2), Self.meshColour) }
+                for p in mesh.points { image.drawDot(at: p, radius: max(0.75, t / 2), color: Self.meshColour) }
             }
             if layers.contains(.contours) {
                 for group in face.pointGroups where group.name.hasPrefix("contour.") {
                     let closed = group.name == "contour.face" || group.name.hasSuffix("Eye")
-                    painter.polyline(group.points, closed: closed, thickness: t, Self.contourColour)
+                    image.drawPolyline(group.points, closed: closed, width: t, color: Self.contourColour)
                 }
             }
             if layers.contains(.iris) {
                 for name in ["left_iris", "right_iris"] {
-                    if let iris = face.points(name) {
-                        painter.polyline(Array(iris.points.dropFirst()), closed: true, thickness: t, Self.irisColour)
-                        if let centre = iris.points.first { painter.dot(centre, radius: t, Self.irisColour) }
+                    if let iris = face.points(name), let centre = iris.points.first {
+                        image.drawPolyline(Array(iris.points.dropFirst()), closed: true, width: t, color: Self.irisColour)
+                        image.drawDot(at: centre, radius: t, color: Self.irisColour)
                     }
                 }
             }
-            if layers.contains(.boxes) { painter.strokeRect(face.box, thickness: t, Self.kept) }
+            if layers.contains(.boxes) { image.drawRectangle(face.box, width: t, color: Self.keptColour) }
             if layers.contains(.keypoints) {
-                for p in face.keypoints { painter.dot(p, radius: t + 1, Self.keypointColour) }
+                for p in face.keypoints { image.drawDot(at: p, radius: t + 1, color: Self.keypointColour) }
+            }
+            if layers.contains(.labels) {
+                label(&image, "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))", face.box, textScale, Self.keptColour)
             }
         }
-        out.image = painter.image
+        out.image = image
         return out
+    }
+
+    private func label(_ image: inout RGBImage, _ text: String, _ box: Rect, _ scale: Int, _ colour: RGBColor) {
+        let height = Float(BitmapFont.lineHeight * scale)
+        let top = box.y - height - Float(2 * scale) >= 0 ? box.y - height - Float(2 * scale) : box.y + box.height + Float(2 * scale)
+        image.drawText(text, at: Point(x: box.x, y: top), scale: scale, color: .black, background: colour)
     }
 }

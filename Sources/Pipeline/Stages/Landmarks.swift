@@ -41,13 +41,9 @@ public struct Landmarks: Stage {
     public func process(_ slot: FaceSlot<FacePhase.Detected>, context: StageContext) throws -> FaceSlot<FacePhase.Landmarked> {
         var out = slot.advanced(to: FacePhase.Landmarked.self)
         let detection = FaceDetection(box: slot.face.box, score: slot.face.confidence, keypoints: slot.face.keypoints)
-        guard var landmarks = try context.faceEngine().landmarks(for: detection, in: slot.image) else {
+        guard let landmarks = try context.faceEngine().landmarks(for: detection, in: slot.image, iris: iris) else {
             out.landmarks = nil
             return out
-        }
-        if !iris {
-            landmarks.leftIris = []; landmarks.rightIris = []
-            landmarks.leftEyeContour = []; landmarks.rightEyeContour = []
         }
         out.landmarks = landmarks
         out.face.setPoints(Self.group("mesh", landmarks.mesh))

@@ -11,7 +11,7 @@ public struct Orient: Stage {
         var out = frame.advanced(to: Phase.Upright.self)
         let orientation = ExifOrientation(rawValue: frame.record.exifOrientation) ?? .topLeft
         if orientation != .topLeft {
-            out.image = frame.image.uprightPixels(for: orientation)
+            out.image = frame.image.oriented(orientation)
         }
         out.record.width = out.image.width
         out.record.height = out.image.height

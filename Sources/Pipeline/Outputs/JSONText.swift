@@ -1,0 +1,51 @@
+import Foundation
+
+/// A minimal JSON writer with fixed float formatting and comma bookkeeping.
+struct JSONText {
+    var text = ""
+    private var needsComma: [Bool] = [false]
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+    mutating func open(_ bracket: String) { separate(); text += bracket; needsComma.append(false) }
+    mutating func close(_ bracket: String) { needsComma.removeLast(); text += bracket }
+    mutating func key(_ k: String) { separate(); text += JSONText.quoted(k) + ":"; needsComma[needsComma.count - 1] = false }
+    mutating func string(_ s: String) { separate(); text += JSONText.quoted(s) }
+    mutating func int(_ i: Int) { separate(); text += String(i) }
+    mutating func bool(_ b: Bool) { separate(); text += b ? "true" : "false" }
+    mutating func null() { separate(); text += "null" }
+    mutating func fixed(_ f: Float, _ decimals: Int) { separate(); text += FixedFormat.string(f, decimals: decimals) }
+    mutating func floats(_ values: [Float], _ decimals: Int) {
+        open("[")
+        for v in values { fixed(v, decimals) }
+        close("]")
+    }
+    mutating func points(_ values: [(Float, Float)], _ decimals: Int) {
+        open("[")
+        for (x, y) in values { floats([x, y], decimals) }
+        close("]")
+    }
+    mutating func array<T>(_ items: [T], _ body: (inout JSONText, T) -> Void) {
+        open("[")
+        for item in items { body(&self, item) }
+        close("]")
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Inference
+import TFLite
+
+/// `facepipe model …`: look inside a TFLite model and run it on raw tensors.
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Inspect, run and benchmark a TFLite model on facepipe's inference engine.",
+        subcommands: [ModelInspect.self, ModelRun.self, ModelBench.self]
+    )
+}
+
+/// Shared handling of model commands: any error is printed and exits with status 2.
+enum ModelCommandSupport {
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("facepipe model: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+
+    static func guarded(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    static func readBytes(_ path: String, what: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InferenceError("cannot read \(what) \(path)")
+        }
+        return [UInt8](data)
+    }
+
+    static func loadModel(_ path: String) throws -> Model {
+        try Model(bytes: readBytes(path, what: "model"))
+    }
+
+    /// Reads a raw little-endian float32 file that must hold exactly `tensor`'s elements.
+    static func readTensor(_ path: String, for tensor: TensorDescription, index: Int) throws -> [Float] {
+        let bytes = try readBytes(path, what: "input file")
+        let expected = tensor.elementCount * 4
+        guard bytes.count == expected else {
+            throw InferenceError("input \(index) '\(tensor.name)' \(tensor.shape) needs \(expected) bytes of float32, \(path) has \(bytes.count)")
+        }
+        return bytes.withUnsafeBytes { raw in
+            (0..<tensor.elementCount).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+    }
+
+    static func writeTensor(_ values: [Float], to path: String) throws {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(values.count * 4)
+        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw InferenceError("cannot write output file \(path)")
+        }
+    }
+
+    static func shape(_ shape: [Int]) -> String { "[" + shape.map(String.init).joined(separator: ", ") + "]" }
+}

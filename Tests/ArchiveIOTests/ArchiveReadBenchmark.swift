@@ -1,0 +1,36 @@
+import ArchiveIO
+import Foundation
+import Testing
+
+/// Throughput of `TarReader` over a real archive; run by benchmarks/archive.sh
+/// (`FACEPIPE_BENCH_ARCHIVE=path`), skipped otherwise. Prints, never asserts on time.
+@Suite struct ArchiveReadBenchmark {
+    static let archive = ProcessInfo.processInfo.environment["FACEPIPE_BENCH_ARCHIVE"]
+
+    @Test(.enabled(if: archive != nil, "set FACEPIPE_BENCH_ARCHIVE to run"))
+    func readWholeArchive() throws {
+        let path = try #require(Self.archive)
+        var best = Double.infinity
+        var files = 0, bytes = 0, checksum: UInt64 = 0
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            files = 0; bytes = 0; checksum = 0
+            let reader = try TarReader(path: path)
+            while let item = try reader.next() {
+                guard case .file(let entry) = item else { continue }
+                files += 1
+                bytes += entry.data.count
+                checksum &+= UInt64(entry.data.last ?? 0)  // touch the data
+            }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let names = (0..<10_000).map { Array("photos/../set \($0)/IMG_\($0).JPG".utf8) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var total = 0
+        for name in names { total += SafeOutputPath.relativePath(forRawName: name).utf8.count }
+        let perName = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(names.count)
+        print("BENCH facepipe-TarReader files=\(files) bytes=\(bytes) seconds=\(best) MBps=\(Double(bytes) / 1e6 / best) checksum=\(checksum)")
+        print("BENCH SafeOutputPath ns-per-name=\(Int(perName)) (\(total) bytes)")
+        #expect(files > 0)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ImageCore
+import Testing
+
+/// Wall-clock timings of the hot paths on a 12 MP image. Prints, never asserts
+/// on speed; runs only when asked:
+///
+///     IMAGECORE_TIMINGS=1 swift test -c release --filter ImageCoreTimings
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["IMAGECORE_TIMINGS"] != nil))
+struct ImageCoreTimings {
+    static let photo = TestImages.noise(width: 4000, height: 3000, seed: 42)
+
+    /// Median milliseconds of `runs` calls.
+    func median(_ runs: Int = 7, _ body: () throws -> Void) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+        }
+        return times.sorted()[runs / 2]
+    }
+
+    func report(_ name: String, _ milliseconds: Double, pixels: Int) {
+        let mpps = Double(pixels) / milliseconds / 1e3
+        print(String(format: "imagecore %-44@ %8.2f ms  %7.1f Mpx/s", name as NSString, milliseconds, mpps))
+    }
+
+    @Test func hotPaths() throws {
+        let photo = Self.photo
+        var sink = 0
+        let source = photo.pixelCount
+        report("oriented(.rightTop) 4000x3000", median { sink &+= photo.oriented(.rightTop).width }, pixels: source)
+        report("oriented(.bottomRight) 4000x3000", median { sink &+= photo.oriented(.bottomRight).width }, pixels: source)
+        report("areaAverage 4000x3000 -> 1000x750", try median { sink &+= try photo.downscaledAreaAverage(width: 1000, height: 750).width }, pixels: source)
+        report("areaAverage 4000x3000 -> 1333x1000 (3x frac)", try median { sink &+= try photo.downscaledAreaAverage(width: 1333, height: 1000).width }, pixels: source)
+        report("areaAverage 4000x3000 -> 128x96", try median { sink &+= try photo.downscaledAreaAverage(width: 128, height: 96).width }, pixels: source)
+        report("bilinear 4000x3000 -> 2000x1500", try median { sink &+= try photo.resizedBilinear(width: 2000, height: 1500).width }, pixels: 2000 * 1500)
+        report("bilinear 4000x3000 -> 6000x4500", try median(3) { sink &+= try photo.resizedBilinear(width: 6000, height: 4500).width }, pixels: 6000 * 4500)
+        var tensor = [Float](repeating: 0, count: 192 * 192 * 3)
+        try tensor.withUnsafeMutableBufferPointer { buffer in
+            var small = [Float](repeating: 0, count: 128 * 128 * 3)
+            try small.withUnsafeMutableBufferPointer { smallBuffer in
+                report("letterbox tensor 4000x3000 -> 128", try median { _ = try photo.letterbox(into: smallBuffer, side: 128, normalization: .minusOneToOne) }, pixels: source)
+            }
+            report("letterbox tensor 4000x3000 -> 192", try median { _ = try photo.letterbox(into: buffer, side: 192, normalization: .minusOneToOne) }, pixels: source)
+            let roi = AffineMap.regionOfInterest(center: Point(x: 2000, y: 1500), width: 900, height: 900, rotation: 0.3,
+                                                 outputWidth: 192, outputHeight: 192)
+            report("ROI warp 900px face -> 192 tensor", try median { try photo.warpAffine(into: buffer, width: 192, height: 192, outputToSource: roi, normalization: .zeroToOne) }, pixels: 900 * 900)
+            let smallROI = AffineMap.regionOfInterest(center: Point(x: 2000, y: 1500), width: 300, height: 300, rotation: 0.3,
+                                                      outputWidth: 192, outputHeight: 192)
+            report("ROI warp 300px face -> 192 tensor", try median { try photo.warpAffine(into: buffer, width: 192, height: 192, outputToSource: smallROI, normalization: .zeroToOne) }, pixels: 192 * 192)
+        }
+        var canvas = photo
+        let oval = (0..<36).map { i -> Point in
+            let angle = Float(i) / 36 * 2 * .pi
+            return Point(x: 2000 + 400 * cos(angle), y: 1500 + 500 * sin(angle))
+        }
+        report("polyline 36 pts r~450, width 4", median { canvas.drawPolyline(oval, closed: true, width: 4, color: .green) }, pixels: 36)
+        report("468 dots r=2", median { for p in 0..<468 { canvas.drawDot(at: Point(x: Float(1600 + p), y: Float(1200 + p / 2)), radius: 2, color: .red) } }, pixels: 468)
+        report("rectangle 900x900 width 6", median { canvas.drawRectangle(Rect(x: 1500, y: 1000, width: 900, height: 900), width: 6, color: .yellow) }, pixels: 1)
+        report("text 'face 1 0.98' scale 3 + background", median { canvas.drawText("face 1 0.98", at: Point(x: 1500, y: 970), scale: 3, color: .white, background: .black) }, pixels: 1)
+        #expect(sink != 0)
+    }
+}

@@ -1,0 +1,61 @@
+/// A hand-built one-operator TFLite file (a 1×1 CONV_2D, VALID, stride 1) whose every
+/// field can be set to a hostile value. Tensors: 0 input, 1 weights, 2 bias, 3 output.
+public struct TinyConvModel: Sendable {
+    public var version: UInt32 = 3
+    public var inputShape: [Int32] = [1, 4, 4, 8]
+    public var weightShape: [Int32] = [8, 1, 1, 8]
+    public var biasShape: [Int32] = [8]
+    public var outputShape: [Int32] = [1, 4, 4, 8]
+    public var inputType: Int8 = 0
+    public var weightType: Int8 = 0
+    public var tensorBuffers: [UInt32] = [1, 2, 3, 4]
+    public var operatorInputs: [Int32] = [0, 1, 2]
+    public var operatorOutputs: [Int32] = [3]
+    public var subgraphInputs: [Int32] = [0]
+    public var subgraphOutputs: [Int32] = [3]
+    public var opcodeIndex: UInt32 = 0
+    /// `deprecated_builtin_code` (field 0) and `builtin_code` (field 3).
+    public var deprecatedCode: Int8 = 3
+    public var builtinCode: Int32 = 3
+    public var padding: Int8 = 1
+    public var stride: Int32 = 1
+    public var activation: Int8 = 0
+    public var weights: [Float] = (0..<64).map { Float(($0 * 7) % 11) / 10 - 0.5 }
+    public var bias: [Float] = (0..<8).map { Float($0) / 4 - 1 }
+    /// Replaces the weight buffer's bytes when set.
+    public var weightBytes: [UInt8]?
+
+    public init() {}
+
+    static func floatBytes(_ values: [Float]) -> [UInt8] {
+        values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+    }
+
+    public func serialized() -> [UInt8] {
+        func tensor(_ shape: [Int32], _ type: Int8, _ buffer: UInt32, _ name: String) -> FlatValue {
+            .table([0: .int32s(shape), 1: .int8(type), 2: .uint32(buffer), 3: .string(name)])
+        }
+        let options: FlatValue = .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int8(activation)])
+        let op: FlatValue = .table([0: .uint32(opcodeIndex), 1: .int32s(operatorInputs), 2: .int32s(operatorOutputs),
+                                    3: .uint8(1), 4: options])
+        let subgraph: FlatValue = .table([
+            0: .tables([tensor(inputShape, inputType, tensorBuffers[0], "input"), tensor(weightShape, weightType, tensorBuffers[1], "weights"),
+                        tensor(biasShape, 0, tensorBuffers[2], "bias"), tensor(outputShape, 0, tensorBuffers[3], "output")]),
+            1: .int32s(subgraphInputs), 2: .int32s(subgraphOutputs), 3: .tables([op]), 4: .string("main"),
+        ])
+        let buffers: FlatValue = .tables([
+            .table([:]), .table([:]),
+            .table([0: .bytes(weightBytes ?? Self.floatBytes(weights))]),
+            .table([0: .bytes(Self.floatBytes(bias))]),
+            .table([:]),
+        ])
+        let model: FlatValue = .table([
+            0: .uint32(version),
+            1: .tables([.table([0: .int8(deprecatedCode), 2: .int32(1), 3: .int32(builtinCode)])]),
+            2: .tables([subgraph]),
+            3: .string("tiny"),
+            4: buffers,
+        ])
+        return FlatBufferWriter.serialize(model)
+    }
+}
