@@ -1,0 +1,30 @@
+import FaceAnalysis
+import Foundation
+import ImageCore
+import Testing
+/// Not a test: prints detector and landmark timings (median of repeats) for
+/// benchmarks/faces-timing.sh. Runs only with FACEPIPE_FACE_TIMING=1 and
+/// asserts nothing about speed.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["FACEPIPE_FACE_TIMING"] == "1"))
+func faceTimingProbe() throws {
+    let analyzer = try FaceTestSupport.analyzer()
+    let t1 = try FaceTestSupport.photo("t1.jpg")
+    let astronaut = try FaceTestSupport.photo("astronaut.png")
+    let canvas = RGBImage(width: 4000, height: 3000, fill: (96, 96, 96))
+    func time(_ label: String, _ n: Int = 5, _ body: () throws -> Void) rethrows {
+        try body()
+        var samples: [Double] = []
+        for _ in 0..<n { let s = DispatchTime.now().uptimeNanoseconds; try body(); samples.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6) }
+        print("TIMING \(label): median \(samples.sorted()[n / 2]) ms")
+    }
+    for mode in DetectorMode.allCases {
+        try time("t1 1280x886 \(mode) whole frame") { _ = try analyzer.detect(in: t1, options: .init(mode: mode, minFaceSize: 0), allowTiling: false) }
+    }
+    try time("t1 accurate minFaceSize 0.1") { _ = try analyzer.detect(in: t1, options: .init(mode: .accurate, minFaceSize: 0.1)) }
+    try time("t1 accurate minFaceSize 0.05") { _ = try analyzer.detect(in: t1, options: .init(mode: .accurate, minFaceSize: 0.05)) }
+    try time("12MP accurate minFaceSize 0.1", 3) { _ = try analyzer.detect(in: canvas, options: .init(mode: .accurate, minFaceSize: 0.1)) }
+    try time("12MP accurate minFaceSize 0.01", 1) { _ = try analyzer.detect(in: canvas, options: .init(mode: .accurate, minFaceSize: 0.01)) }
+    let face = try #require(try analyzer.detect(in: astronaut, options: .init(mode: .accurate)).first)
+    try time("landmarks mesh only", 10) { _ = try analyzer.landmarks(for: face, in: astronaut, iris: false) }
+    try time("landmarks mesh + iris", 10) { _ = try analyzer.landmarks(for: face, in: astronaut) }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Face detection and landmark timings on this machine (release build, one thread):
+# whole-frame detection per mode on t1.jpg (1280×886), accurate mode with tiling at
+# several minFaceSize values (t1 and a 4000×3000 frame), Face Mesh with and without Iris.
+# Needs `make models sources`. Prints "TIMING <case>: median <ms> ms".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FACEPIPE_FACE_TIMING=1 swift test -c release --filter faceTimingProbe 2>&1 | grep TIMING
