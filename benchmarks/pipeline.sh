@@ -9,6 +9,7 @@
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-system-deps.sh time   # GNU time for peak RSS
 
 WORKERS="${WORKERS:-2}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
@@ -19,7 +20,8 @@ BIN="$(swift build -c release --show-bin-path)/facepipe"
 mkdir -p "$(dirname "$ARCHIVE")"
 if [ ! -f "$ARCHIVE" ]; then
     if [ -f datasets/build-bench.py ]; then
-        python3 datasets/build-bench.py --out "$ARCHIVE"
+        make -s sample >/dev/null   # the small pinned Pillow venv the dataset builders use
+        .venv-data/bin/python datasets/build-bench.py --no-fetch --out "$ARCHIVE" --count "${COUNT:-400}"
     else
         python3 benchmarks/heavy_archive.py "$ARCHIVE" --count 400 --width 1600 --height 1200
     fi
