@@ -1,5 +1,6 @@
 import ArchiveIO
 import Foundation
+import _TestSupport
 import Testing
 
 @Suite struct SafeOutputPathTests {

@@ -1,3 +1,5 @@
+import _TestSupport
+
 /// Builds ustar bytes header by header, for names and sizes a well-behaved
 /// writer would refuse (raw non-UTF-8 names, `../`, lying sizes, bad checksums).
 struct UstarBuilder {
@@ -41,19 +43,6 @@ struct UstarBuilder {
         let padded = [UInt8](repeating: UInt8(ascii: "0"), count: width - 1 - digits.count) + digits
         header.replaceSubrange(offset..<offset + width - 1, with: padded)
         header[offset + width - 1] = 0
-    }
-}
-
-/// Deterministic pseudo-random numbers (SplitMix64) for test data.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

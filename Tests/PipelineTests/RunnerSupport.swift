@@ -49,7 +49,7 @@ func outputFiles(_ root: URL) throws -> [String: Data] {
     while let relative = walker.nextObject() as? String {
         if relative.hasPrefix(".cache") || relative == "run.json" { continue }
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory)
+        guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory) else { continue }
         if !isDirectory.boolValue { files[relative] = FileManager.default.contents(atPath: base + "/" + relative) }
     }
     return files
