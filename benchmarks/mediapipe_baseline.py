@@ -87,7 +87,7 @@ def main() -> None:
     out = pathlib.Path(args.out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    images = pixels = 0
+    images = pixels = faces = 0
     with multiprocessing.Pool(args.workers, _init_worker, (str(out),)) as pool, \
             open(out / "manifest.csv", "w", newline="") as manifest:
         writer = csv.writer(manifest)
@@ -97,9 +97,10 @@ def main() -> None:
             pixels += count
             for row in rows:
                 writer.writerow([name, *row])
+                faces += row[0] == "ok"
     seconds = time.perf_counter() - start
     print(json.dumps({"images": images, "seconds": round(seconds, 3), "images_per_s": round(images / seconds, 3),
-                      "mp_per_s": round(pixels / 1e6 / seconds, 3)}))
+                      "mp_per_s": round(pixels / 1e6 / seconds, 3), "faces": faces}))
 
 
 if __name__ == "__main__":

@@ -49,8 +49,8 @@ rss_mb() { awk -F: '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$WO
 wall_s() {
     awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.3f", s}' "$WORK/$1.time"
 }
-facepipe_counts() {  # images and megapixels from run.json
-    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["entries"], s["megapixels"])' "$1/run.json"
+facepipe_counts() {  # images, megapixels and faces from run.json
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["entries"], s["megapixels"], s["faces"])' "$1/run.json"
 }
 
 echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, cores: $(nproc)"
@@ -66,23 +66,24 @@ if [ "$failed_everything" = 1 ]; then
     exit 1
 fi
 
-read -r floor_images floor_mp < <(facepipe_counts "$WORK/floor")
-read -r fp_images fp_mp < <(facepipe_counts "$WORK/facepipe")
-read -r mp_images mp_mp < <(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"])' "$WORK/mediapipe.out")
+read -r floor_images floor_mp floor_faces < <(facepipe_counts "$WORK/floor")
+read -r fp_images fp_mp fp_faces < <(facepipe_counts "$WORK/facepipe")
+read -r mp_images mp_mp mp_faces < <(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe.out")
 
-python3 - "$floor_images" "$floor_mp" "$(wall_s floor)" "$(rss_mb floor)" \
-          "$fp_images" "$fp_mp" "$(wall_s facepipe)" "$(rss_mb facepipe)" \
-          "$mp_images" "$mp_mp" "$(wall_s mediapipe)" "$(rss_mb mediapipe)" <<'PY'
+python3 - "$floor_images" "$floor_mp" "$(wall_s floor)" "$(rss_mb floor)" "-" \
+          "$fp_images" "$fp_mp" "$(wall_s facepipe)" "$(rss_mb facepipe)" "$fp_faces" \
+          "$mp_images" "$mp_mp" "$(wall_s mediapipe)" "$(rss_mb mediapipe)" "$mp_faces" <<'PY'
 import sys
 v = sys.argv[1:]
-rows = [("decode+PNG floor (facepipe upright-png)", *v[0:4]), ("facepipe faces", *v[4:8]), ("MediaPipe Python (0.10.14)", *v[8:12])]
-print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12}")
+rows = [("decode+PNG floor (facepipe upright-png)", *v[0:5]), ("facepipe faces", *v[5:10]), ("MediaPipe Python (0.10.14)", *v[10:15])]
+print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12} {'faces':>6}")
 rates = {}
-for name, images, mp, seconds, rss in rows:
+for name, images, mp, seconds, rss, faces in rows:
     images, mp, seconds = int(images), float(mp), float(seconds)
     rates[name] = images / seconds
-    print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12}")
+    print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12} {faces:>6}")
 fp, base = rates["facepipe faces"], rates["MediaPipe Python (0.10.14)"]
 print(f"facepipe / MediaPipe throughput: {fp / base:.2f}x   (facepipe at {fp / rates[rows[0][0]] * 100:.0f}% of its I/O floor)")
 print("peak RSS: largest single process (MediaPipe uses one process per worker)")
+print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5)")
 PY
