@@ -24,7 +24,9 @@ public struct Decode: Stage {
     }
 
     public func process(_ frame: Frame<Phase.Encoded>, context: StageContext) throws -> Frame<Phase.Decoded> {
-        let decoded = try ImageDecoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))
+        // One decoder per worker: it keeps its TurboJPEG handle from image to image.
+        let decoder = context.workerResource("facepipe.image-decoder") { ImageDecoder() }
+        let decoded = try decoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))
         var out = Frame<Phase.Decoded>(image: decoded.image, record: frame.record)
         out.record.exifOrientation = decoded.orientation.rawValue
         out.record.width = decoded.uprightWidth
