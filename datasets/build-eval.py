@@ -35,7 +35,8 @@ Image kinds (the `tags` in labels.json):
 
 Writes datasets/build/eval/<name>, datasets/build/eval/labels.json
 ({"images": {name: {"width", "height", "faces": [[x, y, w, h]], "tags",
-"orientation"}}} in upright pixels) and datasets/build/eval.tar (sorted
+"orientation", "face_sources"}}} in upright pixels; face_sources names the
+photo each face was cut from) and datasets/build/eval.tar (sorted
 names, mtime 0). Deterministic for a given --seed and Pillow build.
 
 Usage: .venv/bin/python datasets/build-eval.py [--out datasets/build/eval] [--seed 2024] [--no-fetch]
@@ -167,10 +168,10 @@ def canvas_size(rng: random.Random, low_mp: float, high_mp: float):
 
 
 def composite(size, face_widths, rng: random.Random, np_rng, angles=None):
-    """A background of `size` with one face per width, placed without overlap. Returns (image, boxes)."""
+    """A background of `size` with one face per width, placed without overlap. Returns (image, boxes, source photos)."""
     canvas = background(rng.choice(BACKGROUNDS), size, np_rng)
     crops = face_crops_cache()
-    placed, boxes = [], []
+    placed, boxes, sources = [], [], []
     for i, face_width in enumerate(face_widths):
         candidates = [c for c in crops if c.box[2] * MAX_UPSCALE >= face_width] or [max(crops, key=lambda c: c.box[2])]
         crop = rng.choice(candidates)
@@ -189,7 +190,8 @@ def composite(size, face_widths, rng: random.Random, np_rng, angles=None):
         placed.append(rect)
         canvas.paste(piece, (x, y), piece)
         boxes.append([round(x + bx, 1), round(y + by, 1), round(bw, 1), round(bh, 1)])
-    return canvas, boxes
+        sources.append(crop.photo)
+    return canvas, boxes, sources
 
 
 _CROPS = []
@@ -204,44 +206,44 @@ def face_crops_cache():
 # MARK: the set
 
 def plan(rng: random.Random, np_rng):
-    """Yields (name, upright image, boxes, tags, orientation, format)."""
+    """Yields (name, upright image, boxes, tags, orientation, format, source photo per box)."""
     def signed_angle():
         return rng.choice([-1, 1]) * rng.uniform(15, 30)
 
     for i in range(18):  # small faces in big images
         size = canvas_size(rng, 3, 12)
         widths = [rng.uniform(20, 60) for _ in range(rng.randint(3, 6))] + [rng.uniform(60, 200)]
-        image, boxes = composite(size, widths, rng, np_rng)
-        yield f"small-{i:02d}.jpg", image, boxes, ["small"], 1, "jpeg"
+        image, boxes, sources = composite(size, widths, rng, np_rng)
+        yield f"small-{i:02d}.jpg", image, boxes, ["small"], 1, "jpeg", sources
     for i in range(12):  # large faces
         size = canvas_size(rng, 1, 4)
         widths = [rng.uniform(100, min(600, 0.4 * min(size))) for _ in range(rng.randint(1, 3))]
-        image, boxes = composite(size, widths, rng, np_rng)
-        yield f"large-{i:02d}.{'png' if i % 4 == 0 else 'jpg'}", image, boxes, ["large"], 1, "png" if i % 4 == 0 else "jpeg"
+        image, boxes, sources = composite(size, widths, rng, np_rng)
+        yield f"large-{i:02d}.{'png' if i % 4 == 0 else 'jpg'}", image, boxes, ["large"], 1, "png" if i % 4 == 0 else "jpeg", sources
     for i in range(10):  # close-ups: one face filling a good part of a small image
         size = canvas_size(rng, 0.3, 1.5)
         widths = [rng.uniform(0.22, 0.4) * min(size)]
         angles = [signed_angle() if i % 3 == 2 else 0.0]
-        image, boxes = composite(size, widths, rng, np_rng, angles=angles)
+        image, boxes, sources = composite(size, widths, rng, np_rng, angles=angles)
         tags = ["close"] + (["rotated"] if any(angles) else [])
-        yield f"close-{i:02d}.jpg", image, boxes, tags, 1, "jpeg"
+        yield f"close-{i:02d}.jpg", image, boxes, tags, 1, "jpeg", sources
     for i in range(14):  # in-plane rotation
         size = canvas_size(rng, 0.8, 6)
         widths = [rng.uniform(40, 300) for _ in range(rng.randint(1, 3))]
-        image, boxes = composite(size, widths, rng, np_rng, angles=[signed_angle() for _ in widths])
-        yield f"rotated-{i:02d}.jpg", image, boxes, ["rotated"], 1, "jpeg"
+        image, boxes, sources = composite(size, widths, rng, np_rng, angles=[signed_angle() for _ in widths])
+        yield f"rotated-{i:02d}.jpg", image, boxes, ["rotated"], 1, "jpeg", sources
     for i in range(10):  # greyscale
         size = canvas_size(rng, 0.5, 8)
         widths = [rng.uniform(24, 300) for _ in range(rng.randint(1, 4))]
         angles = [signed_angle() if rng.random() < 0.3 else 0.0 for _ in widths]
-        image, boxes = composite(size, widths, rng, np_rng, angles=angles)
+        image, boxes, sources = composite(size, widths, rng, np_rng, angles=angles)
         tags = ["grey"] + (["rotated"] if any(angles) else [])
-        yield f"grey-{i:02d}.{'png' if i % 2 else 'jpg'}", image.convert("L"), boxes, tags, 1, "png" if i % 2 else "jpeg"
+        yield f"grey-{i:02d}.{'png' if i % 2 else 'jpg'}", image.convert("L"), boxes, tags, 1, "png" if i % 2 else "jpeg", sources
     for i in range(12):  # EXIF-rotated JPEGs
         size = canvas_size(rng, 0.5, 12)
         widths = [rng.uniform(24, 300) for _ in range(rng.randint(1, 4))]
-        image, boxes = composite(size, widths, rng, np_rng)
-        yield f"exif-{i:02d}.jpg", image, boxes, ["exif"] + (["small"] if min(widths) < 60 and size[0] * size[1] >= 3e6 else []), [6, 8, 3][i % 3], "jpeg"
+        image, boxes, sources = composite(size, widths, rng, np_rng)
+        yield f"exif-{i:02d}.jpg", image, boxes, ["exif"] + (["small"] if min(widths) < 60 and size[0] * size[1] >= 3e6 else []), [6, 8, 3][i % 3], "jpeg", sources
     # Whole photos, every face labelled, at a few scales.
     faces = source_faces(include_background=True)
     for photo, scale in [("astronaut.png", 1.0), ("lenna.png", 1.0), ("takeo.png", 1.0), ("einstein.jpg", 1.0),
@@ -252,12 +254,12 @@ def plan(rng: random.Random, np_rng):
             image = image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS)
         boxes = [[round(v * scale, 1) for v in box] for box in faces[photo]]
         stem = photo.rsplit(".", 1)[0]
-        yield f"photo-{stem}-x{scale:g}.jpg", image, boxes, ["photo"], 1, "jpeg"
+        yield f"photo-{stem}-x{scale:g}.jpg", image, boxes, ["photo"], 1, "jpeg", [photo] * len(boxes)
     for i, (kind, low, high) in enumerate([("chelsea.png", 0.3, 0.3), ("coffee.png", 0.5, 1), ("rocket.jpg", 0.5, 1),
                                            ("chelsea.png", 3, 6), ("coffee.png", 6, 12), ("rocket.jpg", 3, 6),
                                            ("texture", 1, 3), ("texture", 6, 12), ("chelsea.png", 8, 12), ("texture", 3, 6)]):
         size = canvas_size(rng, low, high)
-        yield f"noface-{i:02d}.jpg", background(kind, size, np_rng), [], ["noface"], 1, "jpeg"
+        yield f"noface-{i:02d}.jpg", background(kind, size, np_rng), [], ["noface"], 1, "jpeg", []
 
 
 def encode(image: Image.Image, orientation: int, fmt: str) -> bytes:
@@ -283,10 +285,10 @@ def main() -> int:
     out.mkdir(parents=True)
     rng, np_rng = random.Random(args.seed), np.random.default_rng(args.seed)
     labels, names = {}, []
-    for name, image, boxes, tags, orientation, fmt in plan(rng, np_rng):
+    for name, image, boxes, tags, orientation, fmt, sources in plan(rng, np_rng):
         (out / name).write_bytes(encode(image, orientation, fmt))
         labels[name] = {"width": image.width, "height": image.height, "faces": boxes, "tags": tags,
-                        "orientation": orientation}
+                        "orientation": orientation, "face_sources": sources}
         names.append(name)
     (out / "labels.json").write_text(json.dumps({"images": labels}, indent=1, sort_keys=True) + "\n")
     tar = DeterministicTar(out.parent / f"{out.name}.tar")

@@ -16,7 +16,8 @@ still-unmatched labelled face with the highest IoU, if that IoU is >= 0.5
   monotone from the right);
 - recall by labelled face width: < 32 px, 32–64, 64–128, >= 128, and by
   face width over the image's long side: < 5 %, 5–10, 10–20, >= 20 %;
-- recall and false positives by image kind (the tags in labels.json).
+- recall and false positives by image kind (the tags in labels.json), and
+  recall by the photo the face was cut from.
 
 Standard library only. Prints one table (methods side by side) and writes it,
 plus the list of missed faces per method, as Markdown to --out.
@@ -95,7 +96,7 @@ def score_method(labels, lines):
     outcomes, missed, errors = [], [], []
     size_hits = {b[0]: [0, 0] for b in SIZE_BUCKETS}
     relative_hits = {b[0]: [0, 0] for b in RELATIVE_BUCKETS}
-    tag_stats = {}
+    tag_stats, source_stats = {}, {}
     total = 0
     for name, entry in sorted(labels.items()):
         truth = [tuple(b) for b in entry["faces"]]
@@ -112,7 +113,11 @@ def score_method(labels, lines):
         image_outcomes, matched = match_image(truth, faces)
         outcomes += image_outcomes
         false_positives = sum(not hit for _, hit in image_outcomes)
-        for label, hit in zip(truth, matched):
+        for label, hit, source in zip(truth, matched, entry.get("face_sources") or [None] * len(truth)):
+            if source:
+                stats = source_stats.setdefault(source, [0, 0])
+                stats[0] += hit
+                stats[1] += 1
             for bucket, low, high in SIZE_BUCKETS:
                 if low <= label[2] < high:
                     size_hits[bucket][0] += hit
@@ -134,7 +139,7 @@ def score_method(labels, lines):
         "precision": tp / len(outcomes) if outcomes else float("nan"),
         "recall": tp / total if total else float("nan"),
         "ap": average_precision(outcomes, total),
-        "sizes": size_hits, "relative": relative_hits, "tags": tag_stats, "missed": missed, "errors": errors,
+        "sizes": size_hits, "relative": relative_hits, "tags": tag_stats, "sources": source_stats, "missed": missed, "errors": errors,
     }
 
 
@@ -171,6 +176,12 @@ def table(methods, results, seconds):
             hit, count, fps = results[m]["tags"].get(tag, [0, 0, 0])
             cells.append(f"{hit}/{count}, {fps} FP" if count else f"{fps} FP")
         rows.append([f"{tag}: found, false pos.", *cells])
+    for source in sorted({src for m in methods for src in results[m]["sources"]}):
+        cells = []
+        for m in methods:
+            hit, count = results[m]["sources"].get(source, [0, 0])
+            cells.append(f"{hit}/{count}")
+        rows.append([f"faces from {source}: found", *cells])
     if any(seconds.get(m) is not None for m in methods):
         rows.append(["wall time, s", *[fmt(seconds[m], 1) if seconds.get(m) is not None else "—" for m in methods]])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
