@@ -11,6 +11,7 @@ still-unmatched labelled face with the highest IoU, if that IoU is >= 0.5
 
 - precision = TP / detections, recall = TP / labelled faces (all detections
   the method reports, i.e. at its default threshold 0.5);
+- the same at stricter score thresholds (0.6, 0.7), for choosing a default;
 - AP@0.5: area under the precision/recall curve of all detections of the set
   sorted by score, with VOC's all-point interpolation (precision made
   monotone from the right);
@@ -29,6 +30,8 @@ import sys
 
 IOU_THRESHOLD = 0.5
 SIZE_BUCKETS = [("< 32 px", 0, 32), ("32–64 px", 32, 64), ("64–128 px", 64, 128), (">= 128 px", 128, float("inf"))]
+# Precision and recall also shown for detections at or above these scores.
+EXTRA_THRESHOLDS = [0.6, 0.7]
 # Face width over the image's long side: what a whole-frame detector sees (a
 # 192-px input shrinks a face to 192 × this fraction).
 RELATIVE_BUCKETS = [("< 5 % of long side", 0, 0.05), ("5–10 %", 0.05, 0.10), ("10–20 %", 0.10, 0.20),
@@ -134,11 +137,15 @@ def score_method(labels, lines):
             stats[1] += len(truth)
             stats[2] += false_positives
     tp = sum(hit for _, hit in outcomes)
+    at_threshold = {}
+    for threshold in EXTRA_THRESHOLDS:
+        kept = [hit for score, hit in outcomes if score >= threshold]
+        at_threshold[threshold] = (sum(kept) / len(kept) if kept else float("nan"), sum(kept) / total if total else float("nan"))
     return {
         "detections": len(outcomes), "tp": tp, "faces": total,
         "precision": tp / len(outcomes) if outcomes else float("nan"),
         "recall": tp / total if total else float("nan"),
-        "ap": average_precision(outcomes, total),
+        "ap": average_precision(outcomes, total), "at_threshold": at_threshold,
         "sizes": size_hits, "relative": relative_hits, "tags": tag_stats, "sources": source_stats, "missed": missed, "errors": errors,
     }
 
@@ -157,6 +164,9 @@ def table(methods, results, seconds):
         ["recall", *[fmt(results[m]["recall"]) for m in methods]],
         ["AP@0.5", *[fmt(results[m]["ap"]) for m in methods]],
     ]
+    for threshold in EXTRA_THRESHOLDS:
+        rows.append([f"precision / recall, score >= {threshold}",
+                     *[f"{fmt(results[m]['at_threshold'][threshold][0])} / {fmt(results[m]['at_threshold'][threshold][1])}" for m in methods]])
     for bucket, _, _ in SIZE_BUCKETS:
         cells = []
         for m in methods:
