@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make eval: precision, recall and AP@0.5 of facepipe's three detector modes
+# and of MediaPipe's own Python face detection (short and full range) on the
+# labelled evaluation set (datasets/build-eval.py), printed side by side with
+# each method's wall time, and written to datasets/build/eval/results.md.
+#
+# Every method sees the same upright images at its default threshold (0.5).
+# facepipe runs with --min-face-size 0 (report every face, and let accurate
+# mode tile as fine as the model allows), since MediaPipe has no size filter.
+#
+# Wall times: every method runs pinned to the same CPU set (EVAL_CPUS, default
+# "0": one core; `facepipe detect` is single-threaded, MediaPipe's XNNPACK
+# could otherwise use more cores).
+#
+# Environment: EVAL_CPUS (default 0), EVAL_DIR (default datasets/build/eval), MEDIAPIPE_VENV
+# (default .venv-mediapipe, created from scripts/requirements-mediapipe.txt
+# when missing), EVAL_SEED (default 2024; a different seed rebuilds the set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EVAL_DIR="${EVAL_DIR:-datasets/build/eval}"
+SEED="${EVAL_SEED:-2024}"
+CPUS="${EVAL_CPUS:-0}"
+PIN=()
+command -v taskset > /dev/null && PIN=(taskset -c "$CPUS")
+MP_VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
+PY=.venv/bin/python
+[ -x "$PY" ] || { echo "eval: $PY missing; run 'make venv' first" >&2; exit 2; }
+BIN="$(swift build -c release --show-bin-path)/facepipe"
+[ -x "$BIN" ] || swift build -c release --product facepipe
+
+# Rebuilt when missing, or when the seed or the scripts that make it changed.
+STAMP="seed $SEED, scripts $(cat datasets/build-eval.py datasets/dataset_common.py benchmarks/eval/source-boxes.json | sha256sum | cut -c1-16)"
+if [ ! -f "$EVAL_DIR/labels.json" ] || [ "$(cat "$EVAL_DIR/.stamp" 2>/dev/null)" != "$STAMP" ]; then
+    "$PY" datasets/build-eval.py --out "$EVAL_DIR" --seed "$SEED"
+    echo "$STAMP" > "$EVAL_DIR/.stamp"
+fi
+
+if [ ! -x "$MP_VENV/bin/python" ]; then
+    python3 -m venv "$MP_VENV"
+    "$MP_VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$MP_VENV/bin/python" -m pip install --quiet -r scripts/requirements-mediapipe.txt
+fi
+
+mapfile -t FILES < <(find "$EVAL_DIR" -maxdepth 1 -type f \( -name '*.jpg' -o -name '*.png' \) | LC_ALL=C sort)
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+if [ ${#PIN[@]} -gt 0 ]; then where="CPU(s) $CPUS"; else where="all CPUs (no taskset)"; fi
+echo "eval: ${#FILES[@]} images in $EVAL_DIR; every method runs on $where"
+
+# run NAME COMMAND...: detections to $WORK/NAME.jsonl, wall seconds to $WORK/NAME.seconds.
+# Exit status 1 means some files failed; score.py reports those, so it is not fatal.
+run() {
+    local name="$1"; shift
+    local start end status=0
+    start=$(date +%s.%N)
+    "${PIN[@]}" "$@" "${FILES[@]}" > "$WORK/$name.jsonl" 2> "$WORK/$name.err" || status=$?
+    end=$(date +%s.%N)
+    if [ "$status" -gt 1 ]; then
+        echo "eval: $name failed (exit $status):" >&2; tail -20 "$WORK/$name.err" >&2; exit "$status"
+    fi
+    python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$end" > "$WORK/$name.seconds"
+    echo "  $name: $(cat "$WORK/$name.seconds") s"
+}
+
+for mode in fast accurate sparse; do
+    run "facepipe-$mode" "$BIN" detect --mode "$mode" --min-score 0.5 --min-face-size 0
+done
+run mediapipe-short "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 0 --min-score 0.5
+run mediapipe-full "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 1 --min-score 0.5
+
+specs=()
+for name in facepipe-fast facepipe-accurate facepipe-sparse mediapipe-short mediapipe-full; do
+    label="${name/facepipe-/facepipe }"; label="${label/mediapipe-/MediaPipe }"
+    specs+=("$label=$WORK/$name.jsonl@$(cat "$WORK/$name.seconds")")
+done
+python3 benchmarks/eval/score.py --self-test > /dev/null
+echo
+python3 benchmarks/eval/score.py --labels "$EVAL_DIR/labels.json" --out "$EVAL_DIR/results.md" "${specs[@]}"
+mkdir -p "$EVAL_DIR/detections"
+cp "$WORK"/*.jsonl "$EVAL_DIR/detections/"
+echo
+echo "Table, missed faces and errors: $EVAL_DIR/results.md; raw detections: $EVAL_DIR/detections/"
