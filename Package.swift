@@ -54,7 +54,7 @@ let package = Package(
         ]),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
         .executableTarget(name: "facepipe", dependencies: [
-            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "CFacepipeShims",
+            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
