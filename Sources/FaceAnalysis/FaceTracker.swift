@@ -7,16 +7,19 @@ import ImageCore
 /// and never reused.
 ///
 /// Matching is greedy and deterministic: all (track, face) pairs whose box
-/// IoU is at least `minIoU`, or whose centres lie within `maxCentreDistance`
-/// face widths, are ranked by IoU (then centre distance, then index) and
-/// taken best first, each track and face at most once. Not thread-safe: one
-/// tracker per sequence.
+/// IoU is at least `minIoU`, or whose distance is within `maxCentreDistance`
+/// face widths, are ranked by IoU (then distance, then index) and taken best
+/// first, each track and face at most once. The distance is the mean distance
+/// between corresponding landmarks when both the track and the face have the
+/// same number of them (the detector's 6 keypoints), otherwise the distance
+/// between box centres. Not thread-safe: one tracker per sequence.
 public struct FaceTracker: Sendable {
     public struct Configuration: Sendable, Hashable, Codable {
         /// Frames a track may go unmatched before it is done (default 3).
         public var maxMissingFrames: Int
         public var minIoU: Float
-        /// In units of the track's box width (default 0.5).
+        /// Largest landmark (or centre) distance for a match, in units of the
+        /// track's box width (default 0.5).
         public var maxCentreDistance: Float
         public init(maxMissingFrames: Int = 3, minIoU: Float = 0.3, maxCentreDistance: Float = 0.5) {
             self.maxMissingFrames = maxMissingFrames; self.minIoU = minIoU; self.maxCentreDistance = maxCentreDistance
@@ -38,6 +41,7 @@ public struct FaceTracker: Sendable {
     struct Track: Sendable {
         var id: Int
         var box: Rect
+        var landmarks: [Point]
         var missed: Int
     }
 
@@ -56,13 +60,19 @@ public struct FaceTracker: Sendable {
     /// face (same order) and the events, ordered: new/update by face index,
     /// then missing and done by id.
     public mutating func update(with boxes: [Rect]) -> (ids: [Int], events: [Event]) {
+        update(with: boxes, landmarks: [[Point]](repeating: [], count: boxes.count))
+    }
+
+    /// Like ``update(with:)``, with each face's landmarks (e.g. the detector
+    /// keypoints, in the same order for every face) used for the distance.
+    public mutating func update(with boxes: [Rect], landmarks: [[Point]]) -> (ids: [Int], events: [Event]) {
+        precondition(landmarks.count == boxes.count, "one landmark list per box")
         var pairs: [(iou: Float, distance: Float, track: Int, face: Int)] = []
         for (t, track) in tracks.enumerated() {
             for (f, box) in boxes.enumerated() {
                 let iou = track.box.intersectionOverUnion(box)
-                let dx = track.box.centerX - box.centerX, dy = track.box.centerY - box.centerY
                 let width = max(track.box.width, 1e-3)
-                let distance = (dx * dx + dy * dy).squareRoot() / width
+                let distance = Self.distance(from: track, to: box, landmarks: landmarks[f]) / width
                 guard iou.isFinite, distance.isFinite else { continue }
                 if iou >= configuration.minIoU || distance <= configuration.maxCentreDistance {
                     pairs.append((iou, distance, t, f))
@@ -85,13 +95,14 @@ public struct FaceTracker: Sendable {
         for (f, box) in boxes.enumerated() {
             if let t = faceTrack[f] {
                 tracks[t].box = box
+                tracks[t].landmarks = landmarks[f]
                 tracks[t].missed = 0
                 ids[f] = tracks[t].id
                 events.append(.update(id: tracks[t].id, face: f))
             } else {
                 ids[f] = nextID
                 events.append(.new(id: nextID, face: f))
-                tracks.append(Track(id: nextID, box: box, missed: 0))
+                tracks.append(Track(id: nextID, box: box, landmarks: landmarks[f], missed: 0))
                 trackTaken.append(true)
                 nextID += 1
             }
@@ -110,6 +121,20 @@ public struct FaceTracker: Sendable {
         }
         tracks = survivors.sorted { $0.id < $1.id }
         return (ids, events)
+    }
+
+    /// Mean landmark distance when both sides have matching landmarks, else centre distance (pixels).
+    static func distance(from track: Track, to box: Rect, landmarks: [Point]) -> Float {
+        guard !landmarks.isEmpty, landmarks.count == track.landmarks.count else {
+            let dx = track.box.centerX - box.centerX, dy = track.box.centerY - box.centerY
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var sum: Float = 0
+        for (a, b) in zip(track.landmarks, landmarks) {
+            let dx = a.x - b.x, dy = a.y - b.y
+            sum += (dx * dx + dy * dy).squareRoot()
+        }
+        return sum / Float(landmarks.count)
     }
 
     /// Retires every remaining track (end of the sequence): `done` events by id.

@@ -55,4 +55,17 @@ struct FaceTrackerTests {
         let moved = tracker.update(with: [Rect(x: 130, y: 0, width: 100, height: 100), Rect(x: 10, y: 0, width: 100, height: 100)]).ids
         #expect(moved == [ids[1], ids[0]])
     }
+
+    @Test func landmarksSettleMatchesThatBoxesCannot() {
+        // Two faces whose boxes coincide in the second frame (equal IoU with
+        // both tracks): each keeps its id because its landmarks stay put.
+        var tracker = FaceTracker()
+        let first = Rect(x: 0, y: 0, width: 100, height: 100), second = Rect(x: 10, y: 0, width: 100, height: 100)
+        let leftMarks = [Point(x: 20, y: 40), Point(x: 40, y: 40)], rightMarks = [Point(x: 80, y: 40), Point(x: 100, y: 40)]
+        let ids = tracker.update(with: [first, second], landmarks: [leftMarks, rightMarks]).ids
+        let shared = Rect(x: 5, y: 0, width: 100, height: 100)
+        let shifted = { (marks: [Point]) in marks.map { Point(x: $0.x + 2, y: $0.y) } }
+        let next = tracker.update(with: [shared, shared], landmarks: [shifted(rightMarks), shifted(leftMarks)]).ids
+        #expect(next == [ids[1], ids[0]])
+    }
 }

@@ -55,7 +55,7 @@ final class TrackingPass: OrderedRecordPass {
 
     func apply(to record: inout EntryRecord) {
         let kept = record.faces.indices.filter { record.faces[$0].isKept }
-        let ids = tracker.update(with: kept.map { record.faces[$0].box }).ids
+        let ids = tracker.update(with: kept.map { record.faces[$0].box }, landmarks: kept.map { record.faces[$0].keypoints }).ids
         for (i, face) in kept.enumerated() { record.faces[face].trackingID = ids[i] }
     }
 }
