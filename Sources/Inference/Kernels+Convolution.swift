@@ -257,46 +257,7 @@ extension Kernels {
                         epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
                         ox += 1
                     }
-                    let w0 = load(w), w1 = load(w + padded), w2 = load(w + 2 * padded)
-                    let w3 = load(w + 3 * padded), w4 = load(w + 4 * padded), w5 = load(w + 5 * padded)
-                    let w6 = load(w + 6 * padded), w7 = load(w + 7 * padded), w8 = load(w + 8 * padded)
-                    let rowStride = g.inWidth * channels
-                    let pixelStride = sw * channels
-                    var r0 = input + (iy0 * g.inWidth + ox * sw - g.padLeft) * channels + c
-                    var element = (oy * g.outWidth + ox) * channels + c
-                    // Four pixels at a time: four independent FMA chains hide the FMA latency.
-                    while ox + 4 <= lastFull {
-                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
-                        let q0 = r0, q1 = q0 + pixelStride, q2 = q1 + pixelStride, q3 = q2 + pixelStride
-                        tap3(&a0, &a1, &a2, &a3, q0, q1, q2, q3, channels, w0, w1, w2)
-                        tap3(&a0, &a1, &a2, &a3, q0 + rowStride, q1 + rowStride, q2 + rowStride, q3 + rowStride, channels, w3, w4, w5)
-                        let down = 2 * rowStride
-                        tap3(&a0, &a1, &a2, &a3, q0 + down, q1 + down, q2 + down, q3 + down, channels, w6, w7, w8)
-                        epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                        epilogue.store(a1, channel: c, lanes: lanes, element: element + channels)
-                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * channels)
-                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * channels)
-                        r0 += 4 * pixelStride
-                        element += 4 * channels
-                        ox += 4
-                    }
-                    while ox < lastFull {
-                        let r1 = r0 + rowStride, r2 = r1 + rowStride
-                        var acc = SIMD8<Float>.zero
-                        acc = acc.addingProduct(load(r0), w0)
-                        acc = acc.addingProduct(load(r0 + channels), w1)
-                        acc = acc.addingProduct(load(r0 + 2 * channels), w2)
-                        acc = acc.addingProduct(load(r1), w3)
-                        acc = acc.addingProduct(load(r1 + channels), w4)
-                        acc = acc.addingProduct(load(r1 + 2 * channels), w5)
-                        acc = acc.addingProduct(load(r2), w6)
-                        acc = acc.addingProduct(load(r2 + channels), w7)
-                        acc = acc.addingProduct(load(r2 + 2 * channels), w8)
-                        epilogue.store(acc, channel: c, lanes: lanes, element: element)
-                        r0 += pixelStride
-                        element += channels
-                        ox += 1
-                    }
+                    ox = depthwise3x3Row(g, input: input, weights: w, padded: padded, c: c, lanes: lanes, oy: oy, iy0: iy0, start: ox, end: lastFull, epilogue: epilogue)
                 }
                 if kw == 5 && kh == 5 && rowsFull && firstFull < lastFull {
                     while ox < firstFull {
@@ -354,20 +315,20 @@ extension Kernels {
     /// One kernel row of a 3-wide depthwise window for four pixels.
     @inline(__always)
     static func tap3(
-        _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>, _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>,
         _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
         _ channels: Int, _ wa: SIMD8<Float>, _ wb: SIMD8<Float>, _ wc: SIMD8<Float>
-    ) {
-        a0 = a0.addingProduct(load(q0), wa); a1 = a1.addingProduct(load(q1), wa)
-        a2 = a2.addingProduct(load(q2), wa); a3 = a3.addingProduct(load(q3), wa)
-        a0 = a0.addingProduct(load(q0 + channels), wb); a1 = a1.addingProduct(load(q1 + channels), wb)
-        a2 = a2.addingProduct(load(q2 + channels), wb); a3 = a3.addingProduct(load(q3 + channels), wb)
-        a0 = a0.addingProduct(load(q0 + 2 * channels), wc); a1 = a1.addingProduct(load(q1 + 2 * channels), wc)
-        a2 = a2.addingProduct(load(q2 + 2 * channels), wc); a3 = a3.addingProduct(load(q3 + 2 * channels), wc)
+    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let c2 = 2 * channels
+        return (
+            (load(q0) * wa).addingProduct(load(q0 + channels), wb).addingProduct(load(q0 + c2), wc),
+            (load(q1) * wa).addingProduct(load(q1 + channels), wb).addingProduct(load(q1 + c2), wc),
+            (load(q2) * wa).addingProduct(load(q2 + channels), wb).addingProduct(load(q2 + c2), wc),
+            (load(q3) * wa).addingProduct(load(q3 + channels), wb).addingProduct(load(q3 + c2), wc)
+        )
     }
 
     /// One depthwise output vector over the taps inside the input.
-    @inline(__always)
+    @inline(never)
     static func depthwisePixel(
         _ input: UnsafePointer<Float>, _ w: UnsafePointer<Float>, g: WindowGeometry, channels: Int, padded: Int,
         c: Int, oy: Int, ox: Int, iy0: Int, kyStart: Int, kyEnd: Int

@@ -29,14 +29,20 @@ enum Kernels {
         if lanes >= 8 {
             UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
         } else {
-            storePartial(value, pointer, lanes: lanes)
+            // The vector goes through memory: passing a SIMD8 to an out-of-line
+            // function (or extracting lanes inline) leads LLVM to split whole
+            // kernels into 4-lane halves.
+            var spill = value
+            withUnsafeBytes(of: &spill) { bytes in
+                storePartial(bytes.baseAddress!.assumingMemoryBound(to: Float.self), pointer, lanes: lanes)
+            }
         }
     }
 
-    /// Kept out of line: inlined, its per-lane extraction leads LLVM to scalarize whole kernels.
+    /// Copies `lanes` floats; kept out of line so kernels stay 8-lane.
     @inline(never)
-    static func storePartial(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
-        for lane in 0..<lanes { pointer[lane] = value[lane] }
+    static func storePartial(_ source: UnsafePointer<Float>, _ pointer: UnsafeMutablePointer<Float>, lanes: Int) {
+        pointer.update(from: source, count: lanes)
     }
 
     @inline(__always)

@@ -18,6 +18,9 @@ struct ModelBench: ParsableCommand {
     @Option(help: "Untimed invocations first.")
     var warmup = 10
 
+    @Flag(help: "Also time each plan step (thread CPU time, mean over the iterations) and print totals per operator kind and per step.")
+    var profile = false
+
     @Option(name: .customLong("input"), help: "Raw float32 input files (default: seeded uniform values in [-1, 1)).")
     var inputs: [String] = []
 
@@ -76,7 +79,36 @@ struct ModelBench: ParsableCommand {
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
             print(String(format: "cpu_median_ms=%.4f", middle(cpuTimes)))
+            if profile { printProfile(interpreter, prepared) }
             print(String(format: "median_ms=%.4f", median))
+        }
+    }
+
+    /// Per-kind and per-step CPU time (mean per invocation), with each step's share and GFLOP/s.
+    func printProfile(_ interpreter: Interpreter, _ model: Model) {
+        let summaries = model.stepSummaries
+        var totals = [Double](repeating: 0, count: summaries.count)
+        totals.withUnsafeMutableBufferPointer { buffer in
+            for _ in 0..<iterations { interpreter.invokeProfiled(accumulatingInto: buffer) }
+        }
+        let perStep = totals.map { $0 / Double(iterations) }
+        let all = max(perStep.reduce(0, +), 1e-9)
+        func rate(_ macs: Int, _ ms: Double) -> Double { ms > 0 ? Double(macs) * 2 / (ms * 1e6) : 0 }
+        var kinds: [(kind: String, ms: Double, macs: Int, steps: Int)] = []
+        for (summary, ms) in zip(summaries, perStep) {
+            if let k = kinds.firstIndex(where: { $0.kind == summary.kind }) {
+                kinds[k].ms += ms; kinds[k].macs += summary.multiplyAccumulates; kinds[k].steps += 1
+            } else {
+                kinds.append((summary.kind, ms, summary.multiplyAccumulates, 1))
+            }
+        }
+        print("profile: per operator kind (mean thread CPU ms per invocation)")
+        for k in kinds.sorted(by: { $0.ms > $1.ms }) {
+            print(String(format: "  %-26@ steps=%3d ms=%8.4f share=%5.1f%% mmacs=%8.2f gflops=%6.1f", k.kind as NSString, k.steps, k.ms, 100 * k.ms / all, Double(k.macs) / 1e6, rate(k.macs, k.ms)))
+        }
+        print("profile: per step")
+        for (index, (summary, ms)) in zip(summaries, perStep).enumerated() {
+            print(String(format: "  %3d %-26@ %-12@ ms=%8.4f share=%5.1f%% mmacs=%7.2f gflops=%6.1f", index, summary.kind as NSString, summary.shape as NSString, ms, 100 * ms / all, Double(summary.multiplyAccumulates) / 1e6, rate(summary.multiplyAccumulates, ms)))
         }
     }
 }
