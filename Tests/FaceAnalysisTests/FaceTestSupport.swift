@@ -53,3 +53,12 @@ extension RGBImage {
         return RGBImage(width: width, height: height, pixels: out)
     }
 }
+
+extension FaceTestSupport {
+    /// Samples every region of `plan` into `tensor` as `detect` does (timing only).
+    static func sampleAll(_ plan: DetectionRegionPlan, of image: RGBImage, into tensor: UnsafeMutableBufferPointer<Float>) throws {
+        for region in plan.regions {
+            TensorSampler.resize(image, region: region.square, size: 192, valueScale: 2 / 255, valueOffset: -1, into: tensor)
+        }
+    }
+}
