@@ -34,6 +34,10 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     package struct Level: Sendable, Equatable {
         package var width: Int
         package var height: Int
+
+        package init(width: Int, height: Int) {
+            self.width = width; self.height = height
+        }
     }
 
     package struct Region: Sendable, Equatable {
@@ -42,6 +46,12 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         package var level: Int
         /// Edges that lie inside the image (a face cut there is dropped).
         package var innerLeft = false, innerTop = false, innerRight = false, innerBottom = false
+
+        package init(square: SquareRegion, level: Int,
+                     innerLeft: Bool = false, innerTop: Bool = false, innerRight: Bool = false, innerBottom: Bool = false) {
+            self.square = square; self.level = level
+            self.innerLeft = innerLeft; self.innerTop = innerTop; self.innerRight = innerRight; self.innerBottom = innerBottom
+        }
     }
 
     package static let reliableFacePixels: Float = 28
