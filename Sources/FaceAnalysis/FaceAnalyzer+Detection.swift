@@ -22,23 +22,36 @@ extension FaceAnalyzer {
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
                                        minFaceSize: options.minFaceSize, tiled: allowTiling && options.mode == .accurate)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
-        var found: [FaceDetection] = []
-        for region in plan.regions {
-            try runner.run { input in
-                TensorSampler.resize(image, region: region.square, size: inputSize,
-                                     valueScale: 2 / 255, valueOffset: -1, into: input)
-            }
-            let anchors = decoder.anchors.count
-            let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
-                try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
-                    try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+        // Level by level, finest first, each level image made from the one before:
+        // only the current level image and its parent are alive at a time.
+        var foundPerRegion = [[FaceDetection]](repeating: [], count: plan.regions.count)
+        var levelImage = image
+        for (levelIndex, level) in plan.levels.enumerated() {
+            if levelIndex > 0 {
+                do {
+                    levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height)
+                } catch {
+                    throw .inference(model: decoder.configuration.modelFile, message: "building the \(level.width)×\(level.height) detection level: \(error)")
                 }
             }
-            for detection in WeightedNonMaximumSuppression.apply(decoded)
-            where !DetectionRegionPlan.touchesInnerEdge(detection, of: region) {
-                found.append(region.square.toImage(detection))
+            for (regionIndex, region) in plan.regions.enumerated() where region.level == levelIndex {
+                try runner.run { input in
+                    TensorSampler.resize(levelImage, region: region.square, size: inputSize,
+                                         valueScale: 2 / 255, valueOffset: -1, into: input)
+                }
+                let anchors = decoder.anchors.count
+                let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+                    try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                        try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+                    }
+                }
+                for detection in WeightedNonMaximumSuppression.apply(decoded)
+                where !DetectionRegionPlan.touchesInnerEdge(detection, of: region) {
+                    foundPerRegion[regionIndex].append(plan.toImage(detection, of: region))
+                }
             }
         }
+        var found = foundPerRegion.flatMap { $0 }
         if plan.regions.count > 1 { found = Self.mergeAcrossRegions(found) }
         let minWidth = options.minFaceSize * Float(image.width)
         return found

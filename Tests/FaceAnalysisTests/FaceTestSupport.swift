@@ -53,3 +53,16 @@ extension RGBImage {
         return RGBImage(width: width, height: height, pixels: out)
     }
 }
+
+extension FaceTestSupport {
+    /// Samples every region of `plan` into `tensor` as `detect` does (timing only).
+    static func sampleAll(_ plan: DetectionRegionPlan, of image: RGBImage, into tensor: UnsafeMutableBufferPointer<Float>) throws {
+        var levelImage = image
+        for (index, level) in plan.levels.enumerated() {
+            if index > 0 { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) }
+            for region in plan.regions where region.level == index {
+                TensorSampler.resize(levelImage, region: region.square, size: 192, valueScale: 2 / 255, valueOffset: -1, into: tensor)
+            }
+        }
+    }
+}

@@ -28,3 +28,30 @@ func faceTimingProbe() throws {
     try time("landmarks mesh only", 10) { _ = try analyzer.landmarks(for: face, in: astronaut, iris: false) }
     try time("landmarks mesh + iris", 10) { _ = try analyzer.landmarks(for: face, in: astronaut) }
 }
+
+/// Not a test: splits accurate-mode detection time into input sampling and
+/// the rest (inference, decoding, NMS) and prints the region count, for
+/// profiling the tiling. Runs only with FACEPIPE_FACE_TIMING=1.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["FACEPIPE_FACE_TIMING"] == "1"))
+func faceTilingBreakdownProbe() throws {
+    let analyzer = try FaceTestSupport.analyzer()
+    let t1 = try FaceTestSupport.photo("t1.jpg")
+    let canvas = t1.pasted(into: 4000, 3000, at: 1000, 800)
+    func milliseconds(_ n: Int, _ body: () throws -> Void) rethrows -> Double {
+        try body()
+        var samples: [Double] = []
+        for _ in 0..<n { let s = DispatchTime.now().uptimeNanoseconds; try body(); samples.append(Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6) }
+        return samples.sorted()[n / 2]
+    }
+    for (label, image, minFaceSize) in [("t1", t1, Float(0.05)), ("t1", t1, 0.1), ("12MP", canvas, 0.05), ("12MP", canvas, 0.1)] {
+        let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: 192, minFaceSize: minFaceSize, tiled: true)
+        var tensor = [Float](repeating: 0, count: 192 * 192 * 3)
+        let sampling = try milliseconds(3) {
+            try tensor.withUnsafeMutableBufferPointer { buffer in
+                try FaceTestSupport.sampleAll(plan, of: image, into: buffer)
+            }
+        }
+        let total = try milliseconds(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: minFaceSize)) }
+        print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.regions.count) regions, sampling \(sampling) ms, total \(total) ms")
+    }
+}
