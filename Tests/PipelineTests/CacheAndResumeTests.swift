@@ -103,7 +103,7 @@ import Testing
         do {
             _ = try needsModel.compile(modelsDirectory: models)
             Issue.record("a wrong hash must be refused")
-        } catch let error as PipelineError {
+        } catch {
             guard case .modelHashMismatch(let file, _, _) = error else { Issue.record("\(error)"); return }
             #expect(file == "face_detection_short_range.tflite")
         }
