@@ -10,10 +10,10 @@ import ImageCore
 /// half below 16 px. So a tile of side `T` source pixels serves faces of
 /// about `T·28/192` px and up. The finest tile side makes a face of
 /// `minFaceSize · width` 32 px in the input (a margin over 28 for faces
-/// right at the limit) (never below the input
-/// size: no upsampling, so small images get no tiles); coarser levels grow
-/// the side by one factor `r ≤ 2` until the whole frame takes over, so each
-/// level covers faces from 28 to `28·r` input pixels and no level is wasted.
+/// right at the limit), never below the input size (no upsampling, so
+/// small images get no tiles); coarser levels grow the side by one factor
+/// `r ≤ 2` until the whole frame takes over, so each level covers faces
+/// from 28 to `28·r` input pixels and no level is wasted.
 ///
 /// Each tile level samples its own **level image**: the whole picture
 /// downscaled once (area average) so that a tile is exactly `inputSize`
