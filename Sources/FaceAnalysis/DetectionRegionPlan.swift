@@ -9,10 +9,11 @@ import ImageCore
 /// 11/12 faces 24 px wide in its 192-px input, 12/12 at 32 px, and under
 /// half below 16 px. So a tile of side `T` source pixels serves faces of
 /// about `T·28/192` px and up. The finest tile side makes a face of
-/// `minFaceSize · width` exactly 28 px in the input (never below the input
-/// size: no upsampling, so small images get no tiles); coarser levels grow
-/// the side by one factor `r ≤ 2` until the whole frame takes over, so each
-/// level covers faces from 28 to `28·r` input pixels and no level is wasted.
+/// `minFaceSize · width` 32 px in the input (a margin over 28 for faces
+/// right at the limit), never below the input size (no upsampling, so
+/// small images get no tiles); coarser levels grow the side by one factor
+/// `r ≤ 2` until the whole frame takes over, so each level covers faces
+/// from 28 to `28·r` input pixels and no level is wasted.
 ///
 /// Each tile level samples its own **level image**: the whole picture
 /// downscaled once (area average) so that a tile is exactly `inputSize`
@@ -55,6 +56,10 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     }
 
     package static let reliableFacePixels: Float = 28
+    /// The smallest face, in input pixels, the finest level is sized for:
+    /// above `reliableFacePixels` (32 px found 12/12) so a face right at
+    /// `minFaceSize` is not left at the edge of what the detector sees.
+    package static let smallestFacePixels: Float = 32
     package static let overlap: Float = 0.25
 
     /// `levels[0]` is the source picture; the rest shrink in order.
@@ -87,7 +92,7 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// the smallest face 28 input pixels, growing by a common factor ≤ 2 up
     /// to (excluding) the long side, which the whole frame covers.
     static func tileSides(longSide: Float, inputSize: Float, minFacePixels: Float) -> [Float] {
-        let finest = max(minFacePixels * inputSize / reliableFacePixels, inputSize)
+        let finest = max(minFacePixels * inputSize / smallestFacePixels, inputSize)
         guard finest < longSide * 0.999 else { return [] }
         let span = Double(longSide / finest)
         let count = Int(log2(span).rounded(.up))
@@ -104,7 +109,12 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         guard extent > side else { return [((extent - side) / 2).rounded()] }
         let step = side * (1 - overlap)
         let count = Int(((extent - side) / step).rounded(.up)) + 1
-        return (0..<count).map { ((extent - side) * Float($0) / Float(count - 1)).rounded() }
+        // Mirror-symmetric: the second half reflects the first, so a mirrored picture gets mirrored tiles.
+        return (0..<count).map { i in
+            let fromStart = min(i, count - 1 - i)
+            let offset = ((extent - side) * Float(fromStart) / Float(count - 1)).rounded(.down)
+            return i == fromStart ? offset : extent - side - offset
+        }
     }
 
     static func tiles(side: Float, width: Float, height: Float, level: Int) -> [Region] {

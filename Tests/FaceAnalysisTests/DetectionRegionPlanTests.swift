@@ -31,8 +31,8 @@ struct DetectionRegionPlanTests {
         // Tile side in source pixels per level, finest first.
         let sides = (1..<plan.levels.count).map { 192 * Self.scale(plan, $0) }
         let longSide = Float(max(c.width, c.height))
-        // The finest level makes a face of minFaceSize 28 input pixels (or is the picture itself).
-        let finest = max(c.minFaceSize * Float(c.width) * 192 / 28, 192)
+        // The finest level makes a face of minFaceSize 32 input pixels (or is the picture itself).
+        let finest = max(c.minFaceSize * Float(c.width) * 192 / DetectionRegionPlan.smallestFacePixels, 192)
         #expect(abs(sides[0] - finest) <= 0.01 * finest, "finest tile side \(sides[0]), want \(finest)")
         for (smaller, larger) in zip(sides, sides.dropFirst()) {
             #expect(larger > smaller && larger <= 2.02 * smaller, "sides \(sides)")
