@@ -245,10 +245,14 @@ extension Kernels {
             let iy0 = oy * g.strideHeight - g.padTop
             let kyStart = max(0, -iy0), kyEnd = min(kh, g.inHeight - iy0)
             let rowsFull = kyStart == 0 && kyEnd == kh
-            // Stride-1 3×3 interiors run channel-inner for all blocks at once; the blocks below then skip them.
-            let interiorDone = is3x3 && rowsFull && sw == 1 && firstFull < lastFull
+            // Stride-1 and stride-2 3×3 interiors run channel-inner for all blocks at once; the blocks below then skip them.
+            let interiorDone = is3x3 && rowsFull && (sw == 1 || sw == 2) && firstFull < lastFull
             if interiorDone {
-                depthwise3x3Stride1Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
+                if sw == 1 {
+                    depthwise3x3Stride1Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
+                } else {
+                    depthwise3x3Stride2Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
+                }
             }
             var c = 0
             while c < channels {
