@@ -245,6 +245,15 @@ extension Kernels {
             let iy0 = oy * g.strideHeight - g.padTop
             let kyStart = max(0, -iy0), kyEnd = min(kh, g.inHeight - iy0)
             let rowsFull = kyStart == 0 && kyEnd == kh
+            // Stride-1 and stride-2 3×3 interiors run channel-inner for all blocks at once; the blocks below then skip them.
+            let interiorDone = is3x3 && rowsFull && (sw == 1 || sw == 2) && firstFull < lastFull
+            if interiorDone {
+                if sw == 1 {
+                    depthwise3x3Stride1Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
+                } else {
+                    depthwise3x3Stride2Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
+                }
+            }
             var c = 0
             while c < channels {
                 let lanes = min(8, channels - c)
@@ -257,7 +266,9 @@ extension Kernels {
                         epilogue.store(acc, channel: c, lanes: lanes, element: (oy * g.outWidth + ox) * channels + c)
                         ox += 1
                     }
-                    ox = depthwise3x3Row(g, input: input, weights: w, padded: padded, c: c, lanes: lanes, oy: oy, iy0: iy0, start: ox, end: lastFull, epilogue: epilogue)
+                    ox = interiorDone
+                        ? lastFull
+                        : depthwise3x3Row(g, input: input, weights: w, padded: padded, c: c, lanes: lanes, oy: oy, iy0: iy0, start: ox, end: lastFull, epilogue: epilogue)
                 }
                 if kw == 5 && kh == 5 && rowsFull && firstFull < lastFull {
                     while ox < firstFull {
@@ -312,23 +323,8 @@ extension Kernels {
         a2 = a2.addingProduct(load(q2), weight); a3 = a3.addingProduct(load(q3), weight)
     }
 
-    /// One kernel row of a 3-wide depthwise window for four pixels.
-    @inline(__always)
-    static func tap3(
-        _ q0: UnsafePointer<Float>, _ q1: UnsafePointer<Float>, _ q2: UnsafePointer<Float>, _ q3: UnsafePointer<Float>,
-        _ channels: Int, _ wa: SIMD8<Float>, _ wb: SIMD8<Float>, _ wc: SIMD8<Float>
-    ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        let c2 = 2 * channels
-        return (
-            (load(q0) * wa).addingProduct(load(q0 + channels), wb).addingProduct(load(q0 + c2), wc),
-            (load(q1) * wa).addingProduct(load(q1 + channels), wb).addingProduct(load(q1 + c2), wc),
-            (load(q2) * wa).addingProduct(load(q2 + channels), wb).addingProduct(load(q2 + c2), wc),
-            (load(q3) * wa).addingProduct(load(q3 + channels), wb).addingProduct(load(q3 + c2), wc)
-        )
-    }
-
     /// One depthwise output vector over the taps inside the input.
-    @inline(never)
+    @inline(__always)
     static func depthwisePixel(
         _ input: UnsafePointer<Float>, _ w: UnsafePointer<Float>, g: WindowGeometry, channels: Int, padded: Int,
         c: Int, oy: Int, ox: Int, iy0: Int, kyStart: Int, kyEnd: Int

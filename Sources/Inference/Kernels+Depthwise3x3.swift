@@ -67,3 +67,136 @@ extension Kernels {
         return ox
     }
 }
+
+extension Kernels {
+    /// Stride-1 3×3 depthwise, interior columns `start..<end` of one output row,
+    /// all channels: per group of four pixels, every 8-channel block in turn
+    /// (memory is walked in order), each input vector of a kernel row loaded
+    /// once and used by every pixel it touches (six loads for twelve FMAs).
+    @inline(never)
+    static func depthwise3x3Stride1Row<E: OutputEpilogue>(
+        _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
+        oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
+    ) {
+        let channels = g.inChannels
+        let rowStride = g.inWidth * channels
+        let c1 = channels, c2 = 2 * channels, c3 = 3 * channels, c4 = 4 * channels, c5 = 5 * channels
+        let rowBase = input + (iy0 * g.inWidth - g.padLeft) * channels
+        let outBase = oy * g.outWidth * channels
+        var ox = start
+        while ox + 4 <= end {
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                var r = rowBase + ox * channels + c
+                var w = weights + c
+                for _ in 0..<3 {
+                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
+                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + c2)
+                    let x3 = load(r + c3), x4 = load(r + c4), x5 = load(r + c5)
+                    a0 = a0.addingProduct(x0, wa); a1 = a1.addingProduct(x1, wa)
+                    a2 = a2.addingProduct(x2, wa); a3 = a3.addingProduct(x3, wa)
+                    a0 = a0.addingProduct(x1, wb); a1 = a1.addingProduct(x2, wb)
+                    a2 = a2.addingProduct(x3, wb); a3 = a3.addingProduct(x4, wb)
+                    a0 = a0.addingProduct(x2, wc); a1 = a1.addingProduct(x3, wc)
+                    a2 = a2.addingProduct(x4, wc); a3 = a3.addingProduct(x5, wc)
+                    r += rowStride
+                    w += 3 * padded
+                }
+                let element = outBase + ox * channels + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
+                epilogue.store(a2, channel: c, lanes: lanes, element: element + c2)
+                epilogue.store(a3, channel: c, lanes: lanes, element: element + c3)
+                c += 8
+            }
+            ox += 4
+        }
+        while ox < end {
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                var acc = SIMD8<Float>.zero
+                var r = rowBase + ox * channels + c
+                var w = weights + c
+                for _ in 0..<3 {
+                    acc = acc.addingProduct(load(r), load(w))
+                    acc = acc.addingProduct(load(r + c1), load(w + padded))
+                    acc = acc.addingProduct(load(r + c2), load(w + 2 * padded))
+                    r += rowStride
+                    w += 3 * padded
+                }
+                epilogue.store(acc, channel: c, lanes: lanes, element: outBase + ox * channels + c)
+                c += 8
+            }
+            ox += 1
+        }
+    }
+}
+
+extension Kernels {
+    /// Stride-2 3×3 depthwise, interior columns `start..<end` of one output row,
+    /// all channels, channel-inner like the stride-1 row: four pixels span nine
+    /// input columns per kernel row (shared edge columns loaded once).
+    @inline(never)
+    static func depthwise3x3Stride2Row<E: OutputEpilogue>(
+        _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
+        oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
+    ) {
+        let channels = g.inChannels
+        let rowStride = g.inWidth * channels
+        let c1 = channels
+        let rowBase = input + (iy0 * g.inWidth - g.padLeft) * channels
+        let outBase = oy * g.outWidth * channels
+        var ox = start
+        while ox + 4 <= end {
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                var r = rowBase + 2 * ox * channels + c
+                var w = weights + c
+                for _ in 0..<3 {
+                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
+                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + 2 * c1)
+                    a0 = a0.addingProduct(x0, wa); a0 = a0.addingProduct(x1, wb); a0 = a0.addingProduct(x2, wc)
+                    let x3 = load(r + 3 * c1), x4 = load(r + 4 * c1)
+                    a1 = a1.addingProduct(x2, wa); a1 = a1.addingProduct(x3, wb); a1 = a1.addingProduct(x4, wc)
+                    let x5 = load(r + 5 * c1), x6 = load(r + 6 * c1)
+                    a2 = a2.addingProduct(x4, wa); a2 = a2.addingProduct(x5, wb); a2 = a2.addingProduct(x6, wc)
+                    let x7 = load(r + 7 * c1), x8 = load(r + 8 * c1)
+                    a3 = a3.addingProduct(x6, wa); a3 = a3.addingProduct(x7, wb); a3 = a3.addingProduct(x8, wc)
+                    r += rowStride
+                    w += 3 * padded
+                }
+                let element = outBase + ox * channels + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
+                epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * c1)
+                epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * c1)
+                c += 8
+            }
+            ox += 4
+        }
+        while ox < end {
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                var acc = SIMD8<Float>.zero
+                var r = rowBase + 2 * ox * channels + c
+                var w = weights + c
+                for _ in 0..<3 {
+                    acc = acc.addingProduct(load(r), load(w))
+                    acc = acc.addingProduct(load(r + c1), load(w + padded))
+                    acc = acc.addingProduct(load(r + 2 * c1), load(w + 2 * padded))
+                    r += rowStride
+                    w += 3 * padded
+                }
+                epilogue.store(acc, channel: c, lanes: lanes, element: outBase + ox * channels + c)
+                c += 8
+            }
+            ox += 1
+        }
+    }
+}
