@@ -5,7 +5,7 @@
 /// occupies normalised letterbox coordinates `padX…1−padX` horizontally and
 /// `padY…1−padY` vertically (one of them is 0). Undo it with
 /// `x′ = (x − padX) / (1 − 2·padX)`, likewise y (``removePadding(_:)``).
-public struct Letterbox: Sendable, Hashable {
+public struct Letterbox: Sendable, Hashable, Codable {
     /// The square's side in pixels.
     public let side: Int
     public let sourceWidth: Int
