@@ -23,14 +23,35 @@ final class ConstantPool: @unchecked Sendable {
 }
 
 /// Collects constant blocks at plan time; offsets are in floats from the pool base.
+///
+/// A builder made with `countingOnly` stores nothing and only hands out the
+/// offsets: used when re-planning a model at another input size, whose
+/// constants are the same blocks in the same order as the original plan's.
 struct ConstantPoolBuilder {
     private(set) var values: [Float] = []
+    private(set) var count = 0
+    let countingOnly: Bool
+
+    init(countingOnly: Bool = false) {
+        self.countingOnly = countingOnly
+    }
 
     /// Appends `block` at a 16-float boundary and returns its offset.
     mutating func append<C: Collection<Float>>(_ block: C) -> Int {
-        let offset = (values.count + 15) / 16 * 16
-        values.append(contentsOf: repeatElement(0, count: offset - values.count))
-        values.append(contentsOf: block)
+        let offset = (count + 15) / 16 * 16
+        count = offset + block.count
+        if !countingOnly {
+            values.append(contentsOf: repeatElement(0, count: offset - values.count))
+            values.append(contentsOf: block)
+        }
+        return offset
+    }
+
+    /// Like `append` for a block of `blockCount` floats whose values are not needed (`countingOnly`).
+    mutating func reserve(_ blockCount: Int) -> Int {
+        precondition(countingOnly, "ConstantPoolBuilder.reserve is for counting-only builders")
+        let offset = (count + 15) / 16 * 16
+        count = offset + blockCount
         return offset
     }
 }

@@ -2,9 +2,9 @@
 /// nothing. Not `Sendable`: create one interpreter per worker; they all share
 /// the same read-only `Model`.
 public final class Interpreter {
-    public let model: Model
-    private let arena: UnsafeMutablePointer<Float>
-    private let arenaCount: Int
+    public private(set) var model: Model
+    private var arena: UnsafeMutablePointer<Float>
+    private var arenaCount: Int
 
     public init(model: Model) throws {
         self.model = model
@@ -14,6 +14,20 @@ public final class Interpreter {
     }
 
     deinit { arena.deallocate() }
+
+    /// Runs `model` from now on (typically the same network `resized` to
+    /// another input size), keeping the arena when it is large enough and
+    /// growing it otherwise, so switching between sizes allocates only for
+    /// the largest plan seen. Inputs must be written again after a switch.
+    public func switchModel(to model: Model) {
+        self.model = model
+        let needed = model.plan.arenaSize + Kernels.readSlack
+        guard needed > arenaCount else { return }
+        arena.deallocate()
+        arenaCount = needed
+        arena = .allocate(capacity: needed)
+        arena.initialize(repeating: 0, count: needed)
+    }
 
     /// Writes input `index` (subgraph input order) in place. Traps on an index out of range, like an array.
     public func withInput<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
@@ -67,6 +81,6 @@ public final class Interpreter {
         return model.outputs.indices.map { index in withOutput(index) { Array($0) } }
     }
 
-    /// Floats in this interpreter's arena (constant for its lifetime).
+    /// Floats in this interpreter's arena (grows only in `switchModel`).
     public var arenaFloatCount: Int { arenaCount }
 }

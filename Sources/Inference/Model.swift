@@ -11,27 +11,58 @@ public final class Model: Sendable {
     public let statistics: ModelStatistics
     let plan: Plan
     let constants: ConstantPool
+    /// The parsed file, kept to re-plan at other input sizes (`resized`).
+    let file: TFLiteModel
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
     /// operator, type or shape the engine does not support.
-    public convenience init(contentsOf url: URL) throws {
+    ///
+    /// - Parameter inputShape: plan the single `[1, H, W, C]` input at this
+    ///   shape instead of the declared one (see `resized(inputShape:)`).
+    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw InferenceError("cannot read model \(url.path): \(error.localizedDescription)")
         }
-        try self.init(bytes: [UInt8](data))
+        try self.init(bytes: [UInt8](data), inputShape: inputShape)
     }
 
-    public init(bytes: [UInt8]) throws {
-        let file = try TFLiteModel(bytes: bytes)
-        var planner = try Planner(file: file)
-        (plan, constants) = try planner.plan()
+    /// Parses and plans the model in `bytes`, at its declared input shape or at `inputShape`.
+    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil) throws {
+        try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil)
+    }
+
+    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?) throws {
+        var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants)
+        do {
+            (plan, constants) = try planner.plan()
+        } catch let error as InferenceError where planner.resized {
+            throw InferenceError("cannot plan the model at input shape \(inputShape ?? []): \(error.description)")
+        }
+        self.file = file
         statistics = planner.statistics
         let graph = file.subgraphs[0]
         inputs = graph.inputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
         outputs = graph.outputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
+    }
+
+    /// The same model planned for a `[1, H, W, C]` input of another spatial
+    /// size: for fully convolutional models such as BlazeFace, whose outputs
+    /// then cover an (H/stride)×(W/stride) grid.
+    ///
+    /// Shapes are inferred from the new input; RESIZE_BILINEAR keeps its
+    /// declared integral scale factor; a RESHAPE target keeps every declared
+    /// dimension but the one holding the spatial extent. The packed weights
+    /// are shared with this model, not prepared again.
+    ///
+    /// - Throws: `InferenceError` naming the operator when the graph cannot
+    ///   take that size (a non-integral resize, operands of an ADD that no
+    ///   longer match because a size does not divide by the network's stride,
+    ///   an ambiguous reshape, a model with several inputs).
+    public func resized(inputShape: [Int]) throws -> Model {
+        try Model(file: file, inputShape: inputShape, sharedConstants: constants)
     }
 }

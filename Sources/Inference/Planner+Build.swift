@@ -33,13 +33,17 @@ extension Planner {
                 let epilogue = Epilogue(
                     bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
                     first: try place(node.first), residual: node.residual.map(at), second: try place(node.second))
-                let values = try floats(weights)
-                if depthwise {
-                    let packed = Self.packDepthwise(values, geometry)
-                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: pool.append(packed), geometry: geometry, epilogue: epilogue)))
+                let offset: Int
+                if pool.countingOnly {
+                    offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
                 } else {
-                    let packed = Self.packConvolution(values, geometry)
-                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: pool.append(packed), geometry: geometry, epilogue: epilogue)))
+                    let values = try floats(weights)
+                    offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
+                }
+                if depthwise {
+                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))
+                } else {
+                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))
                 }
             case let .maxPool(geometry):
                 steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))
@@ -74,6 +78,12 @@ extension Planner {
         statistics.steps = steps.count
         let plan = Plan(steps: steps, arenaSize: layout.size,
                         inputOffsets: graph.inputs.map(at), outputOffsets: graph.outputs.map(at))
+        if let sharedConstants {
+            guard pool.count + Kernels.readSlack == sharedConstants.count else {
+                throw InferenceError("re-planned constants take \(pool.count) floats, the original plan's \(sharedConstants.count - Kernels.readSlack)")
+            }
+            return (plan, sharedConstants)
+        }
         return (plan, ConstantPool(pool))
     }
 
@@ -91,12 +101,20 @@ extension Planner {
         }
     }
 
+    static func packedConvolutionCount(_ g: WindowGeometry) -> Int {
+        (g.outChannels + 7) / 8 * g.kernelHeight * g.kernelWidth * g.inChannels * 8
+    }
+
+    static func packedDepthwiseCount(_ g: WindowGeometry) -> Int {
+        g.kernelHeight * g.kernelWidth * ((g.inChannels + 7) / 8 * 8)
+    }
+
     /// `[O][KH][KW][I]` → `[ceil(O/8)][KH][KW][I][8]`, zero beyond O.
     static func packConvolution(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
         let blocks = (g.outChannels + 7) / 8
         let taps = g.kernelHeight * g.kernelWidth
         let perOutput = taps * g.inChannels
-        var packed = [Float](repeating: 0, count: blocks * perOutput * 8)
+        var packed = [Float](repeating: 0, count: packedConvolutionCount(g))
         for o in 0..<g.outChannels {
             let block = o / 8, lane = o % 8
             for k in 0..<perOutput {
@@ -111,7 +129,7 @@ extension Planner {
         let channels = g.inChannels
         let padded = (channels + 7) / 8 * 8
         let taps = g.kernelHeight * g.kernelWidth
-        var packed = [Float](repeating: 0, count: taps * padded)
+        var packed = [Float](repeating: 0, count: packedDepthwiseCount(g))
         for tap in 0..<taps {
             for c in 0..<channels { packed[tap * padded + c] = weights[tap * channels + c] }
         }

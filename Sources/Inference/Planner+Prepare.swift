@@ -67,7 +67,9 @@ extension Planner {
         }
         func setOutput(_ inferred: [Int]) throws {
             let declared = graph.tensors[output]
-            guard declared.shape.isEmpty || declared.shape == inferred else {
+            // A resized plan changes spatial sizes everywhere: only the rank must still match.
+            let matches = resized ? declared.shape.count == inferred.count : declared.shape == inferred
+            guard declared.shape.isEmpty || matches else {
                 throw InferenceError("\(label): output \(name(output)) is declared \(declared.shape) but the operands give \(inferred)")
             }
             _ = try Self.elementCount(inferred, name(output))
@@ -236,6 +238,7 @@ extension Planner {
             var target = graph.tensors[output].shape
             if target.isEmpty, case let .reshape(newShape?) = op.options { target = newShape }
             if target.isEmpty, op.inputs.count > 1, op.inputs[1] >= 0 { target = try int32s(try operand(1)) }
+            if resized { target = try resizedReshapeTarget(label, declared: target, input: input) }
             let count = try Self.elementCount(shape(input), name(input))
             guard target.allSatisfy({ $0 >= 0 }), (try? Self.elementCount(target, name(output))) == count else {
                 throw InferenceError("\(label): cannot reshape \(shape(input)) to \(target)")
@@ -269,12 +272,22 @@ extension Planner {
             guard case let .resizeBilinear(alignCorners, halfPixel) = op.options else { throw InferenceError("\(label) lacks its options") }
             let input = try activationInput(0)
             let size = try int32s(try operand(1))
-            let (_, _, c) = try image(input)
+            let (h, w, c) = try image(input)
             guard size.count == 2, size[0] >= 1, size[1] >= 1, !(alignCorners && halfPixel) else {
                 throw InferenceError("\(label): size \(size) (align_corners \(alignCorners), half_pixel_centers \(halfPixel)) is invalid")
             }
+            var outSize = (height: size[0], width: size[1])
+            if resized {
+                // Keep the declared (integral) scale factor rather than the declared size.
+                let declaredIn = graph.tensors[input].shape
+                guard declaredIn.count == 4, declaredIn[1] >= 1, declaredIn[2] >= 1,
+                      size[0] % declaredIn[1] == 0, size[1] % declaredIn[2] == 0 else {
+                    throw InferenceError("\(label): resizing \(declaredIn) to \(size) is not an integral upscale, so the model cannot be planned at another input size")
+                }
+                outSize = (h * (size[0] / declaredIn[1]), w * (size[1] / declaredIn[2]))
+            }
             try requireFloat32Output()
-            try setOutput([1, size[0], size[1], c])
+            try setOutput([1, outSize.height, outSize.width, c])
             return Node(kind: .resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel), inputs: [input], output: output)
 
         case .depthToSpace:
@@ -292,6 +305,27 @@ extension Planner {
             throw InferenceError("\(label): operator \(op.code) (code \(op.code.rawValue)) is not supported by the engine")
         }
     }
+
+    /// The RESHAPE target of a resized plan: the declared target with the one
+    /// dimension that holds the input's spatial extent (a multiple of the
+    /// declared H·W, e.g. 2304 anchors of a 48×48 map) scaled to the new H·W.
+    func resizedReshapeTarget(_ label: String, declared target: [Int], input: Int) throws -> [Int] {
+        let actual = shape(input), declaredIn = graph.tensors[input].shape
+        guard actual != declaredIn else { return target }
+        guard actual.count == 4, declaredIn.count == 4, actual[0] == declaredIn[0], actual[3] == declaredIn[3] else {
+            throw InferenceError("\(label): cannot carry the input size change through a reshape of \(name(input)) (declared \(declaredIn), now \(actual)) to \(target)")
+        }
+        let declaredSpatial = declaredIn[1] * declaredIn[2]
+        let absorbing = target.indices.filter { declaredSpatial > 1 && target[$0] > 0 && target[$0] % declaredSpatial == 0 }
+        guard absorbing.count == 1 else {
+            throw InferenceError("\(label): reshape of \(declaredIn) to \(target) is ambiguous at input \(actual): \(absorbing.count) target dimensions could hold the \(declaredIn[1])×\(declaredIn[2]) spatial extent")
+        }
+        var resizedTarget = target
+        resizedTarget[absorbing[0]] = target[absorbing[0]] / declaredSpatial * (actual[1] * actual[2])
+        return resizedTarget
+    }
+
+    private func shape(_ tensor: Int) -> [Int] { shapes[tensor]! }
 
     /// Output size and leading padding of a windowed operator (TensorFlow SAME/VALID rules).
     func window(_ label: String, inHeight: Int, inWidth: Int, channels: Int, outChannels: Int,

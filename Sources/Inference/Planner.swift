@@ -13,16 +13,31 @@ struct Planner {
     var shapes: [[Int]?]
     /// Float values of constant tensors (float32 buffers and folded DEQUANTIZE/DENSIFY outputs).
     var folded: [Int: [Float]] = [:]
-    var pool = ConstantPoolBuilder()
+    var pool: ConstantPoolBuilder
     var statistics = ModelStatistics()
+    /// The input shape to plan for instead of the declared one (nil: declared).
+    let inputShape: [Int]?
+    /// Whether the plan uses another spatial input size than the file declares:
+    /// declared activation shapes are then not checked, RESIZE_BILINEAR keeps
+    /// its declared ratio and RESHAPE targets follow the spatial size.
+    private(set) var resized = false
+    /// The already packed constants of the same file planned at another size.
+    let sharedConstants: ConstantPool?
 
-    init(file: TFLiteModel) throws {
+    /// - Parameters:
+    ///   - inputShape: `[1, H, W, C]` to plan the (single) input at another spatial size.
+    ///   - sharedConstants: the pool of a plan of the same file; constants are then
+    ///     laid out but not packed again.
+    init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil) throws {
         guard file.subgraphs.count == 1 else {
             throw InferenceError("the model has \(file.subgraphs.count) subgraphs; only single-subgraph models are supported")
         }
         self.file = file
         graph = file.subgraphs[0]
         shapes = Array(repeating: nil, count: graph.tensors.count)
+        self.inputShape = inputShape
+        self.sharedConstants = sharedConstants
+        pool = ConstantPoolBuilder(countingOnly: sharedConstants != nil)
     }
 
     // MARK: Tensors
@@ -90,6 +105,7 @@ struct Planner {
             _ = try Self.elementCount(tensor.shape, name(input))
             shapes[input] = tensor.shape
         }
+        if let inputShape { try applyInputShape(inputShape) }
         // Constants get their declared shapes.
         for index in graph.tensors.indices where shapes[index] == nil && isConstant(index) {
             shapes[index] = graph.tensors[index].shape
@@ -106,5 +122,24 @@ struct Planner {
         }
         fuse(&nodes)
         return try build(nodes)
+    }
+
+    /// Replaces the declared shape of the single image input by `requested`
+    /// (same batch and channels, any positive height and width).
+    private mutating func applyInputShape(_ requested: [Int]) throws {
+        guard graph.inputs.count == 1 else {
+            throw InferenceError("only single-input models can be planned at another input shape; this one has \(graph.inputs.count) inputs")
+        }
+        let input = graph.inputs[0]
+        let declared = graph.tensors[input].shape
+        guard declared.count == 4, requested.count == 4 else {
+            throw InferenceError("model input \(name(input)) is declared \(declared); only [1, H, W, C] inputs can be planned at another shape, and \(requested) must have rank 4 too")
+        }
+        guard requested[0] == declared[0], requested[3] == declared[3], requested[1] >= 1, requested[2] >= 1 else {
+            throw InferenceError("input shape \(requested) must keep the declared batch and channels of \(declared) and have a positive height and width")
+        }
+        _ = try Self.elementCount(requested, name(input))
+        shapes[input] = requested
+        resized = requested != declared
     }
 }

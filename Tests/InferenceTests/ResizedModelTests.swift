@@ -1,0 +1,134 @@
+import Foundation
+import Inference
+import Testing
+import _TestSupport
+
+/// One entry of Tests/Fixtures/inference/resized/cases.json
+/// (scripts/fixtures/resized_inference_reference.py).
+struct ResizedCase: Decodable, CustomTestStringConvertible, Sendable {
+    var model: String
+    var inputShape: [Int]
+    var seed: UInt64
+    var outputs: [String]
+
+    var testDescription: String { "\(model) at \(inputShape[1])×\(inputShape[2])" }
+
+    static let all: [ResizedCase] = {
+        guard let data = try? Data(contentsOf: Fixtures.url("inference/resized/cases.json")),
+              let cases = try? JSONDecoder().decode([ResizedCase].self, from: data)
+        else { return [] }
+        return cases
+    }()
+
+    /// Reference samples of output `index`: (stride, values at flat indices 0, stride, …).
+    func reference(_ index: Int) throws -> (stride: Int, values: [Float]) {
+        let bytes = try Fixtures.bytes(Fixtures.url("inference/resized/\(outputs[index])"))
+        guard bytes.count >= 8 else { throw ParityFixtureError("\(outputs[index]) is truncated") }
+        func word(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        }
+        let count = Int(word(0)), stride = Int(word(4))
+        guard bytes.count == 8 + 4 * count, stride >= 1 else { throw ParityFixtureError("\(outputs[index]) has a bad header") }
+        return (stride, (0..<count).map { Float(bitPattern: word(8 + 4 * $0)) })
+    }
+}
+
+/// Planning a model at another input size, against ai-edge-litert on the same resized network.
+@Suite struct ResizedModelTests {
+    @Test func fixturesCoverTwoShapes() {
+        #expect(ResizedCase.all.count == 2)
+    }
+
+    @Test(arguments: ResizedCase.all)
+    func resizedFullRangeMatchesReference(_ resized: ResizedCase) throws {
+        let declared = try Model(contentsOf: Fixtures.model(resized.model))
+        let model = try declared.resized(inputShape: resized.inputShape)
+        let cells = resized.inputShape[1] / 4 * (resized.inputShape[2] / 4)
+        #expect(model.inputs[0].shape == resized.inputShape)
+        #expect(model.outputs.map(\.shape) == [[1, cells, 16], [1, cells, 1]])
+        var generator = SplitMix64(seed: resized.seed)
+        let input = (0..<model.inputs[0].elementCount).map { _ in generator.unitFloat() * 2 - 1 }
+        let outputs = try Interpreter(model: model).run([input])
+        for (index, output) in outputs.enumerated() {
+            let (stride, reference) = try resized.reference(index)
+            try #require((reference.count - 1) * stride < output.count && reference.count == (output.count + stride - 1) / stride,
+                         "output \(index) has \(output.count) values; the reference samples \(reference.count) at stride \(stride)")
+            var worst: (error: Float, at: Int) = (0, 0)
+            for (k, expected) in reference.enumerated() {
+                let error = abs(output[k * stride] - expected)
+                if !(error <= worst.error) { worst = (error.isNaN ? .infinity : error, k * stride) }
+            }
+            #expect(worst.error <= 2e-4, "output \(index): element \(worst.at) is \(output[worst.at]), reference \(reference[worst.at / stride])")
+        }
+    }
+
+    /// Planning at the declared shape through either entry point gives the same numbers.
+    @Test func resizingToTheDeclaredShapeChangesNothing() throws {
+        let url = Fixtures.model("face_detection_full_range.tflite")
+        let declared = try Model(contentsOf: url)
+        let same = try declared.resized(inputShape: [1, 192, 192, 3])
+        let viaInit = try Model(contentsOf: url, inputShape: [1, 192, 192, 3])
+        var generator = SplitMix64(seed: 7)
+        let input = (0..<192 * 192 * 3).map { _ in generator.unitFloat() * 2 - 1 }
+        let expected = try Interpreter(model: declared).run([input])
+        #expect(try Interpreter(model: same).run([input]) == expected)
+        #expect(try Interpreter(model: viaInit).run([input]) == expected)
+    }
+
+    /// A resized plan run on the top-left 192×192 of a larger input sees the
+    /// same receptive fields away from the right and bottom borders.
+    @Test func interpreterSwitchesBetweenSizesWithoutStaleState() throws {
+        let declared = try Model(contentsOf: Fixtures.model("face_detection_full_range.tflite"))
+        let large = try declared.resized(inputShape: [1, 256, 320, 3])
+        var generator = SplitMix64(seed: 11)
+        let smallInput = (0..<192 * 192 * 3).map { _ in generator.unitFloat() * 2 - 1 }
+        let largeInput = (0..<256 * 320 * 3).map { _ in generator.unitFloat() * 2 - 1 }
+        let interpreter = try Interpreter(model: declared)
+        let smallFirst = try interpreter.run([smallInput])
+        interpreter.switchModel(to: large)
+        let largeAfterSwitch = try interpreter.run([largeInput])
+        interpreter.switchModel(to: declared)
+        #expect(try interpreter.run([smallInput]) == smallFirst)
+        #expect(try Interpreter(model: large).run([largeInput]) == largeAfterSwitch)
+        let largeArena = try Interpreter(model: large).arenaFloatCount
+        #expect(interpreter.arenaFloatCount >= largeArena)
+    }
+
+    struct Unplannable: Sendable, CustomTestStringConvertible {
+        var model: String
+        var shape: [Int]
+        /// Words the error's description must contain.
+        var expected: [String]
+        var testDescription: String { "\(model) at \(shape)" }
+    }
+
+    static let unplannable = [
+        // 200 = 8·25: the maps shrink to 7 (odd), so the 2× upsampled branch (14) no longer matches 13.
+        Unplannable(model: "face_detection_full_range.tflite", shape: [1, 200, 200, 3], expected: ["input shape [1, 200, 200, 3]", "ADD", "differ"]),
+        Unplannable(model: "face_detection_full_range.tflite", shape: [1, 192, 208, 3], expected: ["input shape [1, 192, 208, 3]", "differ"]),
+        Unplannable(model: "face_detection_full_range.tflite", shape: [1, 384, 384, 4], expected: ["channels"]),
+        Unplannable(model: "face_detection_full_range.tflite", shape: [2, 384, 384, 3], expected: ["batch"]),
+        Unplannable(model: "face_detection_full_range.tflite", shape: [1, 384, 3], expected: ["rank 4"]),
+        Unplannable(model: "face_detection_full_range.tflite", shape: [1, 0, 384, 3], expected: ["positive"]),
+        // Short range ends in RESHAPEs of two maps of different strides; fine at 256.
+        // face_landmark at 96 px: its residual branches no longer line up.
+        Unplannable(model: "face_landmark.tflite", shape: [1, 96, 96, 3], expected: ["input shape [1, 96, 96, 3]", "ADD", "differ"]),
+    ]
+
+    @Test(arguments: unplannable)
+    func sizeTheGraphCannotTakeIsAClearError(_ c: Unplannable) throws {
+        let model = try Model(contentsOf: Fixtures.model(c.model))
+        do {
+            _ = try model.resized(inputShape: c.shape)
+            Issue.record("planning \(c.model) at \(c.shape) succeeded")
+        } catch let error as InferenceError {
+            for word in c.expected { #expect(error.description.contains(word), "\(error.description)") }
+        }
+    }
+
+    @Test func shortRangePlansAtAnotherSize() throws {
+        let model = try Model(contentsOf: Fixtures.model("face_detection_short_range.tflite")).resized(inputShape: [1, 256, 256, 3])
+        // 32×32·2 + 16×16·6 anchors.
+        #expect(model.outputs.map(\.elementCount).sorted() == [3584, 3584 * 16])
+    }
+}
