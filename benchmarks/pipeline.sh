@@ -56,6 +56,7 @@ facepipe_counts() {  # images, megapixels and faces from run.json
 echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, cores: $(nproc)"
 measure floor "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor" --workers "$WORKERS" --quiet
 measure facepipe "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe" --workers "$WORKERS" --quiet
+measure wholeframe "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe" --workers "$WORKERS" --quiet
 measure mediapipe taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
     --out "$WORK/mediapipe" --workers "$WORKERS"
 
@@ -68,14 +69,17 @@ fi
 
 read -r floor_images floor_mp floor_faces < <(facepipe_counts "$WORK/floor")
 read -r fp_images fp_mp fp_faces < <(facepipe_counts "$WORK/facepipe")
+read -r wf_images wf_mp wf_faces < <(facepipe_counts "$WORK/wholeframe")
 read -r mp_images mp_mp mp_faces < <(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe.out")
 
 python3 - "$floor_images" "$floor_mp" "$(wall_s floor)" "$(rss_mb floor)" "-" \
           "$fp_images" "$fp_mp" "$(wall_s facepipe)" "$(rss_mb facepipe)" "$fp_faces" \
+          "$wf_images" "$wf_mp" "$(wall_s wholeframe)" "$(rss_mb wholeframe)" "$wf_faces" \
           "$mp_images" "$mp_mp" "$(wall_s mediapipe)" "$(rss_mb mediapipe)" "$mp_faces" <<'PY'
 import sys
 v = sys.argv[1:]
-rows = [("decode+PNG floor (facepipe upright-png)", *v[0:5]), ("facepipe faces", *v[5:10]), ("MediaPipe Python (0.10.14)", *v[10:15])]
+rows = [("decode+PNG floor (facepipe upright-png)", *v[0:5]), ("facepipe faces", *v[5:10]),
+        ("facepipe whole-frame (MediaPipe's work)", *v[10:15]), ("MediaPipe Python (0.10.14)", *v[15:20])]
 print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12} {'faces':>6}")
 rates = {}
 for name, images, mp, seconds, rss, faces in rows:
@@ -83,7 +87,8 @@ for name, images, mp, seconds, rss, faces in rows:
     rates[name] = images / seconds
     print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12} {faces:>6}")
 fp, base = rates["facepipe faces"], rates["MediaPipe Python (0.10.14)"]
-print(f"facepipe / MediaPipe throughput: {fp / base:.2f}x   (facepipe at {fp / rates[rows[0][0]] * 100:.0f}% of its I/O floor)")
+print(f"facepipe faces / MediaPipe throughput: {fp / base:.2f}x   (facepipe at {fp / rates[rows[0][0]] * 100:.0f}% of its I/O floor)")
+print(f"facepipe whole-frame / MediaPipe throughput: {rates[rows[2][0]] / base:.2f}x   (same detector, same frame, same per-face work)")
 print("peak RSS: largest single process (MediaPipe uses one process per worker)")
 print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5)")
 PY

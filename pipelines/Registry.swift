@@ -9,6 +9,7 @@ public enum PipelineRegistry {
         Pipelines.trainingAnnotations,
         Pipelines.passport,
         Pipelines.fastBoxes,
+        Pipelines.wholeFrame,
         Pipelines.uprightPNG,
     ]
 

@@ -126,6 +126,6 @@ import Testing
         #expect(throws: PipelineError.unknownPipeline(name: "nope", available: PipelineRegistry.names)) {
             _ = try PipelineRegistry.named("nope")
         }
-        #expect(PipelineRegistry.names == ["faces", "training-annotations", "passport", "fast-boxes", "upright-png"])
+        #expect(PipelineRegistry.names == ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame", "upright-png"])
     }
 }

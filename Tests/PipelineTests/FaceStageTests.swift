@@ -72,7 +72,7 @@ final class RedSquareFaceEngine: FaceEngine {
         return path
     }
 
-    @Test(arguments: ["faces", "training-annotations", "passport", "fast-boxes"])
+    @Test(arguments: ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame"])
     func namedPipelinesRunWithAFaceEngine(_ name: String) async throws {
         guard FileManager.default.fileExists(atPath: Fixtures.model("iris_landmark.tflite").path) else {
             Issue.record("models missing: run `make models`")

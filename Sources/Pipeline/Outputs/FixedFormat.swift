@@ -2,14 +2,58 @@ import Foundation
 
 /// Fixed-point text for floats, identical on every run and machine:
 /// `decimals` digits after the point, no exponent, "-0" printed as "0",
-/// non-finite values as "nan"/"inf"/"-inf".
-enum FixedFormat {
-    static func string(_ value: Float, decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
-        let text = String(format: "%.\(decimals)f", Double(value))
-        if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
-            return String(text.dropFirst())
-        }
+/// non-finite values as "nan"/"inf"/"-inf". The digits are exactly
+/// `printf("%.*f")`'s (correctly rounded, ties to even).
+package enum FixedFormat {
+    private static let powersOfTen: [Double] = (0...12).map { pow(10, Double($0)) }
+
+    package static func string(_ value: Float, decimals: Int) -> String {
+        var text = ""
+        append(value, decimals: decimals, to: &text)
         return text
+    }
+
+    /// Appends the text of `value` to `text` (the manifest and the JSON
+    /// writer format hundreds of numbers per face, so this avoids
+    /// `String(format:)` and its Foundation round trip).
+    package static func append(_ value: Float, decimals: Int, to text: inout String) {
+        guard value.isFinite else {
+            text += value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf")
+            return
+        }
+        // A Float has 24 significant bits and 10^d = 5^d·2^d adds 2.33·d, so
+        // for d ≤ 12 the product below is exact in a Double and rounding it
+        // half-to-even is exactly the correctly rounded decimal printf gives.
+        guard (0...12).contains(decimals) else { return appendFormatted(value, decimals: decimals, to: &text) }
+        let scaled = (Double(value) * powersOfTen[decimals]).rounded(.toNearestOrEven)
+        guard abs(scaled) < 1e18 else { return appendFormatted(value, decimals: decimals, to: &text) }
+        let integer = Int64(scaled)
+        var magnitude = integer.magnitude
+        // Digits, least significant first, padded so there is one before the point.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(24)
+        repeat {
+            digits.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30)
+            magnitude /= 10
+        } while magnitude > 0
+        while digits.count <= decimals { digits.append(0x30) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count + 2)
+        if integer < 0 { bytes.append(0x2D) }  // "-0.00" never happens: a zero integer has no sign
+        for index in stride(from: digits.count - 1, through: 0, by: -1) {
+            if index == decimals - 1 { bytes.append(0x2E) }
+            bytes.append(digits[index])
+        }
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The slow general path (huge magnitudes, more than 12 decimals).
+    private static func appendFormatted(_ value: Float, decimals: Int, to text: inout String) {
+        let formatted = String(format: "%.\(decimals)f", Double(value))
+        if formatted.hasPrefix("-"), formatted.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
+            text += formatted.dropFirst()
+        } else {
+            text += formatted
+        }
     }
 }

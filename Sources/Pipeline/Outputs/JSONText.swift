@@ -16,7 +16,7 @@ struct JSONText {
     mutating func int(_ i: Int) { separate(); text += String(i) }
     mutating func bool(_ b: Bool) { separate(); text += b ? "true" : "false" }
     mutating func null() { separate(); text += "null" }
-    mutating func fixed(_ f: Float, _ decimals: Int) { separate(); text += FixedFormat.string(f, decimals: decimals) }
+    mutating func fixed(_ f: Float, _ decimals: Int) { separate(); FixedFormat.append(f, decimals: decimals, to: &text) }
     mutating func floats(_ values: [Float], _ decimals: Int) {
         open("[")
         for v in values { fixed(v, decimals) }
