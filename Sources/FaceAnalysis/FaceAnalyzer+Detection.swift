@@ -3,16 +3,17 @@ import ImageCore
 extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
-    /// Letterbox (or tiles, in `.accurate` mode on large images) → detector →
-    /// anchor decoding → weighted NMS (IoU 0.3) → image pixels. Faces
-    /// narrower than `minFaceSize · image.width` or scoring below `minScore`
-    /// are dropped. Sorted by score (highest first), ties by position, so the
-    /// order is deterministic. An empty image gives no faces.
+    /// Letterbox (plus, in `.accurate` mode on large images, canvases over
+    /// an image pyramid) → detector → anchor decoding → weighted NMS
+    /// (IoU 0.3) → image pixels. Faces narrower than `minFaceSize ·
+    /// image.width` or scoring below `minScore` are dropped. Sorted by score
+    /// (highest first), ties by position, so the order is deterministic. An
+    /// empty image gives no faces.
     public func detect(in image: RGBImage, options: FaceDetectionOptions = FaceDetectionOptions()) throws(FaceAnalysisError) -> [FaceDetection] {
         try detect(in: image, options: options, allowTiling: true)
     }
 
-    /// `detect` with tiling optional (`false`: the whole frame only, as
+    /// `detect` with canvases optional (`false`: the whole frame only, as
     /// MediaPipe runs it; used by the parity tests and benchmarks).
     package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
@@ -24,7 +25,7 @@ extension FaceAnalyzer {
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         // Level by level, finest first, each level image made from the one before:
         // only the current level image and its parent are alive at a time.
-        var foundPerRegion = [[FaceDetection]](repeating: [], count: plan.regions.count)
+        var found: [FaceDetection] = []
         var levelImage = image
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
@@ -34,7 +35,15 @@ extension FaceAnalyzer {
                     throw .inference(model: decoder.configuration.modelFile, message: "building the \(level.width)×\(level.height) detection level: \(error)")
                 }
             }
-            for (regionIndex, region) in plan.regions.enumerated() where region.level == levelIndex {
+            for canvas in plan.canvases where canvas.level == levelIndex {
+                let decoded = try canvasDetector(options.mode).detect(in: levelImage, canvas: canvas, minScore: minScore)
+                for detection in WeightedNonMaximumSuppression.apply(decoded)
+                where !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas) {
+                    found.append(plan.toImage(detection, of: canvas))
+                }
+            }
+            if plan.wholeFrame.level == levelIndex {
+                let region = plan.wholeFrame
                 try runner.run { input in
                     TensorSampler.resize(levelImage, region: region.square, size: inputSize,
                                          valueScale: 2 / 255, valueOffset: -1, into: input)
@@ -45,14 +54,12 @@ extension FaceAnalyzer {
                         try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
                     }
                 }
-                for detection in WeightedNonMaximumSuppression.apply(decoded)
-                where !DetectionRegionPlan.touchesInnerEdge(detection, of: region) {
-                    foundPerRegion[regionIndex].append(plan.toImage(detection, of: region))
+                for detection in WeightedNonMaximumSuppression.apply(decoded) {
+                    found.append(plan.toImage(detection, of: region))
                 }
             }
         }
-        var found = foundPerRegion.flatMap { $0 }
-        if plan.regions.count > 1 { found = Self.mergeAcrossRegions(found) }
+        if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
         let minWidth = options.minFaceSize * Float(image.width)
         return found
             .filter { $0.box.width >= minWidth && $0.isFinite }

@@ -10,6 +10,7 @@ import Inference
 public final class FaceAnalyzer {
     public let models: FaceModels
     var detectors: [DetectorMode: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
+    var canvasDetectors: [DetectorMode: CanvasDetector] = [:]
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
 
@@ -23,6 +24,14 @@ public final class FaceAnalyzer {
         let made = (try ModelRunner(model: models.detector(mode), name: configuration.modelFile),
                     DetectionDecoder(configuration: configuration))
         detectors[mode] = made
+        return made
+    }
+
+    /// The detector of `mode` for canvases of any size (accurate mode's pyramid).
+    func canvasDetector(_ mode: DetectorMode) -> CanvasDetector {
+        if let existing = canvasDetectors[mode] { return existing }
+        let made = CanvasDetector(model: models.detector(mode), configuration: .forMode(mode))
+        canvasDetectors[mode] = made
         return made
     }
 

@@ -45,51 +45,94 @@ struct DetectionRegionPlanTests {
     }
 
     @Test(arguments: tiledCases)
-    func tilesAreInputSizedCropsCoveringTheirLevelWithOverlap(_ c: TiledCase) {
+    func canvasesAreFittedCropsCoveringTheirLevelWithOverlap(_ c: TiledCase) {
         let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFaceSize: c.minFaceSize, tiled: true)
-        let whole = plan.regions[0]
+        let whole = plan.wholeFrame
         #expect(whole.level == plan.levels.count - 1)
         #expect(whole.square == .letterbox(width: plan.levels[whole.level].width, height: plan.levels[whole.level].height))
+        let g = DetectionRegionPlan.canvasGranularity, maximum = DetectionRegionPlan.maximumCanvasSide
+        // The least distance from an inner edge at which every point is held: faces up to
+        // `canvasOverlap - 2·margin` wide fit wholly inside one canvas away from its cut edges.
+        let clearance = Float(DetectionRegionPlan.canvasOverlap) / 2 - 1
         for levelIndex in 1..<plan.levels.count {
             let level = plan.levels[levelIndex]
-            let tiles = plan.regions.dropFirst().filter { $0.level == levelIndex }
-            #expect(!tiles.isEmpty)
-            for tile in tiles {
-                #expect(tile.square.side == 192)
-                #expect(tile.square.x == tile.square.x.rounded() && tile.square.y == tile.square.y.rounded())
-                #expect(tile.innerLeft == (tile.square.x > 0) && tile.innerRight == (tile.square.x + 192 < Float(level.width)))
+            let canvases = plan.canvases.filter { $0.level == levelIndex }
+            #expect(!canvases.isEmpty)
+            for canvas in canvases {
+                #expect(canvas.width % g == 0 && canvas.height % g == 0 && canvas.width <= maximum && canvas.height <= maximum, "\(canvas)")
+                // Fitted to the level: padding only up to the next multiple of the granularity.
+                #expect(canvas.width < level.width + g && canvas.height < level.height + g, "\(canvas) on \(level)")
+                #expect(canvas.innerLeft == (canvas.x > 0) && canvas.innerRight == (canvas.x + canvas.width < level.width))
+                #expect(canvas.innerTop == (canvas.y > 0) && canvas.innerBottom == (canvas.y + canvas.height < level.height))
+                #expect(canvas.x > -g && canvas.y > -g && canvas.x + canvas.width < level.width + g && canvas.y + canvas.height < level.height + g)
             }
-            // Every point of the level (on a 7-px grid) lies in some tile at least 24 px from an inner edge,
-            // except near the level's borders: the overlap lets each small face sit wholly in one tile.
             for y in stride(from: Float(0.5), to: Float(level.height), by: 7) {
                 for x in stride(from: Float(0.5), to: Float(level.width), by: 7) {
-                    let held = tiles.contains { t in
-                        let s = t.square
-                        func inside(_ p: Float, _ lo: Float, _ innerLo: Bool, _ innerHi: Bool) -> Bool {
-                            p >= lo + (innerLo ? 24 : -1e9) && p <= lo + 192 - (innerHi ? 24 : -1e9)
+                    let held = canvases.contains { t in
+                        func inside(_ p: Float, _ lo: Int, _ size: Int, _ innerLo: Bool, _ innerHi: Bool) -> Bool {
+                            p >= Float(lo) + (innerLo ? clearance : -1e9) && p <= Float(lo + size) - (innerHi ? clearance : -1e9)
                         }
-                        return inside(x, s.x, t.innerLeft, t.innerRight) && inside(y, s.y, t.innerTop, t.innerBottom)
+                        return inside(x, t.x, t.width, t.innerLeft, t.innerRight) && inside(y, t.y, t.height, t.innerTop, t.innerBottom)
                     }
-                    #expect(held, "level \(levelIndex) \(level): point (\(x), \(y)) is in no tile's interior")
+                    #expect(held, "level \(levelIndex) \(level): point (\(x), \(y)) is in no canvas's interior")
                     if !held { return }
                 }
             }
         }
     }
 
+    struct SpanCase: Sendable, CustomTestStringConvertible {
+        var extent: Int
+        var spans: [Int]
+        var size: Int
+        var testDescription: String { "extent \(extent)" }
+    }
+
+    @Test(arguments: [
+        SpanCase(extent: 300, spans: [-10], size: 320),
+        SpanCase(extent: 384, spans: [0], size: 384),
+        SpanCase(extent: 385, spans: [0, 129], size: 256),
+        SpanCase(extent: 640, spans: [0, 288], size: 352),
+        SpanCase(extent: 1000, spans: [0, 308, 616], size: 384),
+        SpanCase(extent: 17, spans: [-7], size: 32),
+    ])
+    func canvasSpansAreFewestFittedAndMirrorSymmetric(_ c: SpanCase) {
+        let spans = DetectionRegionPlan.canvasSpans(extent: c.extent)
+        #expect(spans.map(\.origin) == c.spans)
+        #expect(spans.allSatisfy { $0.size == c.size })
+        for (a, b) in zip(spans, spans.dropFirst()) {
+            #expect(a.origin + a.size - b.origin >= DetectionRegionPlan.canvasOverlap - 1)
+        }
+        for (a, b) in zip(spans, spans.reversed()) where spans.count > 1 {
+            #expect(a.origin == c.extent - b.origin - b.size)
+        }
+    }
+
     @Test(arguments: tiledCases)
-    func detectionsMapFromTheLevelBackToSourcePixels(_ c: TiledCase) throws {
+    func detectionsMapFromTheCanvasBackToSourcePixels(_ c: TiledCase) throws {
         let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFaceSize: c.minFaceSize, tiled: true)
-        let tile = try #require(plan.regions.last)
-        var coordinates = SIMD16<Float>(repeating: 0.5)
-        coordinates[0] = 0.25; coordinates[1] = 0.5; coordinates[2] = 0.75; coordinates[3] = 1
-        let face = plan.toImage(NormalizedDetection(coordinates: coordinates, score: 0.9), of: tile)
-        let sx = Float(c.width) / Float(plan.levels[tile.level].width), sy = Float(c.height) / Float(plan.levels[tile.level].height)
-        #expect(abs(face.box.x - (tile.square.x + 48) * sx) < 1e-2 * sx)
-        #expect(abs(face.box.y - (tile.square.y + 96) * sy) < 1e-2 * sy)
+        let canvas = try #require(plan.canvases.last)
+        var coordinates = SIMD16<Float>(repeating: 96)
+        coordinates[0] = 48; coordinates[1] = 96; coordinates[2] = 144; coordinates[3] = 192
+        let face = plan.toImage(NormalizedDetection(coordinates: coordinates, score: 0.9), of: canvas)
+        let sx = Float(c.width) / Float(plan.levels[canvas.level].width), sy = Float(c.height) / Float(plan.levels[canvas.level].height)
+        #expect(abs(face.box.x - (Float(canvas.x) + 48) * sx) < 1e-2 * sx)
+        #expect(abs(face.box.y - (Float(canvas.y) + 96) * sy) < 1e-2 * sy)
         #expect(abs(face.box.width - 96 * sx) < 1e-2 * sx && abs(face.box.height - 96 * sy) < 1e-2 * sy)
         #expect(face.keypoints.count == 6 && face.score == 0.9)
-        #expect(abs(face.keypoints[0].x - (tile.square.x + 96) * sx) < 1e-2 * sx)
+        #expect(abs(face.keypoints[0].x - (Float(canvas.x) + 96) * sx) < 1e-2 * sx)
+    }
+
+    @Test func detectionsCutByAnInnerEdgeAreRecognized() {
+        let canvas = DetectionRegionPlan.Canvas(x: 100, y: 0, width: 384, height: 256, level: 1, innerLeft: true, innerRight: false)
+        func detection(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> NormalizedDetection {
+            var c = SIMD16<Float>(); c[0] = x0; c[1] = y0; c[2] = x1; c[3] = y1
+            return NormalizedDetection(coordinates: c, score: 0.9)
+        }
+        #expect(DetectionRegionPlan.touchesInnerEdge(detection(1, 50, 40, 90), of: canvas))
+        #expect(!DetectionRegionPlan.touchesInnerEdge(detection(3, 50, 40, 90), of: canvas))
+        // Outer edges (right, top, bottom here) keep faces cut by the picture's border.
+        #expect(!DetectionRegionPlan.touchesInnerEdge(detection(350, 0, 384, 256), of: canvas))
     }
 
     @Test func smallImagesAndUntiledPlansUseTheWholeFrameOnly() {
@@ -100,14 +143,16 @@ struct DetectionRegionPlanTests {
         ] {
             let source = plan.levels[0]
             #expect(plan.levels.count == 1)
-            #expect(plan.regions == [.init(square: .letterbox(width: source.width, height: source.height), level: 0)])
+            #expect(plan.canvases.isEmpty)
+            #expect(plan.wholeFrame == .init(square: .letterbox(width: source.width, height: source.height), level: 0))
         }
     }
 
-    @Test func largeImagesWithoutTilesLetterboxFromAPrefilterLevel() {
-        // minFaceSize 0.5 of 4000 px: the whole frame serves it, no tiles; the letterbox reads a 768-px copy.
+    @Test func largeImagesWithoutCanvasesLetterboxFromAPrefilterLevel() {
+        // minFaceSize 0.5 of 4000 px: the whole frame serves it, no canvases; the letterbox reads a 768-px copy.
         let plan = DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFaceSize: 0.5, tiled: true)
         #expect(plan.levels == [.init(width: 4000, height: 3000), .init(width: 768, height: 576)])
-        #expect(plan.regions == [.init(square: .letterbox(width: 768, height: 576), level: 1)])
+        #expect(plan.canvases.isEmpty)
+        #expect(plan.wholeFrame == .init(square: .letterbox(width: 768, height: 576), level: 1))
     }
 }

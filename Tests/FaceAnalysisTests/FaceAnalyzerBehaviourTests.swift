@@ -111,7 +111,9 @@ struct FaceAnalyzerBehaviourTests {
             #expect(abs(pose.yaw) > 8, "\(file): yaw \(pose.yaw)")
             // The mesh model is not exactly mirror-symmetric: a few degrees of slack.
             #expect(abs(pose.yaw + mirroredPose.yaw) < 7, "\(file): yaw \(pose.yaw) mirrored \(mirroredPose.yaw)")
-            #expect(abs(pose.roll + mirroredPose.roll) < 4, "\(file): roll \(pose.roll) mirrored \(mirroredPose.roll)")
+            // 5°: accurate mode's canvases feed the detector other borders than its 192-px tiles did, and
+            // the full-range network (stride-2 SAME padding) is not mirror-equivariant either.
+            #expect(abs(pose.roll + mirroredPose.roll) < 5, "\(file): roll \(pose.roll) mirrored \(mirroredPose.roll)")
             // The subject's left eye in the mirror is the original's right eye (within 1 % of the
             // face width, at least 3 px: the detector's box is not exactly mirror-symmetric either).
             let w = Float(image.width)

@@ -45,13 +45,36 @@ func faceTilingBreakdownProbe() throws {
     }
     for (label, image, minFaceSize) in [("t1", t1, Float(0.05)), ("t1", t1, 0.1), ("12MP", canvas, 0.05), ("12MP", canvas, 0.1)] {
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: 192, minFaceSize: minFaceSize, tiled: true)
-        var tensor = [Float](repeating: 0, count: 192 * 192 * 3)
-        let sampling = try milliseconds(3) {
-            try tensor.withUnsafeMutableBufferPointer { buffer in
-                try FaceTestSupport.sampleAll(plan, of: image, into: buffer)
+        let sampling = try milliseconds(3) { try FaceTestSupport.sampleAll(plan, of: image) }
+        let total = try milliseconds(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: minFaceSize)) }
+        print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.canvases.count) canvases + whole frame, \(plan.detectorPixels(inputSize: 192)) detector pixels, sampling \(sampling) ms, total \(total) ms")
+    }
+}
+
+/// Not a test: detector runs and input pixels per image for a list of image
+/// sizes (one "width height" per line in the file named by
+/// FACEPIPE_CANVAS_STATS), with canvases and, for comparison, with the 192-px
+/// tiles overlapping by a quarter that accurate mode used before canvases.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["FACEPIPE_CANVAS_STATS"] != nil))
+func canvasStatisticsProbe() throws {
+    let path = ProcessInfo.processInfo.environment["FACEPIPE_CANVAS_STATS"]!
+    let sizes = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> (Int, Int)? in
+        let parts = line.split(separator: " ").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+    func tileCount(_ extent: Int) -> Int { extent <= 192 ? 1 : Int((Float(extent - 192) / 144).rounded(.up)) + 1 }
+    for minFaceSize in [Float(0.05), 0.1, 0] {
+        var canvasRuns = 0, canvasPixels = 0, tileRuns = 0
+        for (width, height) in sizes {
+            let plan = DetectionRegionPlan(width: width, height: height, inputSize: 192, minFaceSize: minFaceSize, tiled: true)
+            canvasRuns += 1 + plan.canvases.count
+            canvasPixels += plan.detectorPixels(inputSize: 192)
+            tileRuns += 1
+            for level in Set(plan.canvases.map(\.level)) {
+                tileRuns += tileCount(plan.levels[level].width) * tileCount(plan.levels[level].height)
             }
         }
-        let total = try milliseconds(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: minFaceSize)) }
-        print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.regions.count) regions, sampling \(sampling) ms, total \(total) ms")
+        let n = Double(sizes.count)
+        print("CANVAS STATS minFaceSize \(minFaceSize), \(sizes.count) images: canvases \(Double(canvasRuns) / n) runs, \(Double(canvasPixels) / n / 1000) k px per image; 192-px tiles \(Double(tileRuns) / n) runs, \(Double(tileRuns * 192 * 192) / n / 1000) k px per image")
     }
 }

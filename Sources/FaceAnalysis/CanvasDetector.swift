@@ -1,0 +1,66 @@
+import ImageCore
+import Inference
+
+/// The full-range detector run on accurate mode's canvases: the model is
+/// planned once per canvas size (sharing the packed weights, see
+/// `Model.resized`) and all sizes run on one interpreter whose arena grows
+/// to the largest canvas seen. One per `FaceAnalyzer`, so not `Sendable`.
+final class CanvasDetector {
+    let model: Model
+    let configuration: DetectorConfiguration
+    private var plans: [SIMD2<Int>: Model] = [:]
+    private var interpreter: Interpreter?
+
+    init(model: Model, configuration: DetectorConfiguration) {
+        self.model = model
+        self.configuration = configuration
+    }
+
+    /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
+    func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
+        let sized = try plan(width: canvas.width, height: canvas.height)
+        let interpreter: Interpreter
+        if let existing = self.interpreter {
+            existing.switchModel(to: sized)
+            interpreter = existing
+        } else {
+            do { interpreter = try Interpreter(model: sized) } catch {
+                throw .inference(model: configuration.modelFile, message: "\(error)")
+            }
+            self.interpreter = interpreter
+        }
+        interpreter.withInput(0) { input in
+            TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
+                               valueScale: 2 / 255, valueOffset: -1, into: input)
+        }
+        interpreter.invoke()
+        let stride = configuration.strides[0]
+        let columns = canvas.width / stride, rows = canvas.height / stride
+        guard let regressorIndex = sized.outputs.firstIndex(where: { $0.elementCount == columns * rows * 16 }),
+              let scoreIndex = sized.outputs.firstIndex(where: { $0.elementCount == columns * rows }) else {
+            throw .unexpectedModelShape(model: configuration.modelFile,
+                                        detail: "at \(canvas.width)×\(canvas.height) the outputs \(sized.outputs) are not a \(columns)×\(rows) grid")
+        }
+        let decoded = interpreter.withOutput(regressorIndex) { regressors in
+            interpreter.withOutput(scoreIndex) { scores in
+                Result { () throws(FaceAnalysisError) in
+                    try DetectionDecoder.decodeGrid(regressors: regressors, classificators: scores, columns: columns, rows: rows,
+                                                    stride: stride, minScore: minScore, model: configuration.modelFile)
+                }
+            }
+        }
+        return try decoded.get()
+    }
+
+    /// The model planned for a `width × height` input, cached per size.
+    func plan(width: Int, height: Int) throws(FaceAnalysisError) -> Model {
+        let key = SIMD2(width, height)
+        if let cached = plans[key] { return cached }
+        let sized: Model
+        do { sized = try model.resized(inputShape: [1, height, width, 3]) } catch {
+            throw .inference(model: configuration.modelFile, message: "planning a \(width)×\(height) canvas: \(error)")
+        }
+        plans[key] = sized
+        return sized
+    }
+}
