@@ -4,7 +4,10 @@ import Inference
 /// The full-range detector run on accurate mode's canvases: the model is
 /// planned once per canvas size (sharing the packed weights, see
 /// `Model.resized`) and all sizes run on one interpreter whose arena grows
-/// to the largest canvas seen. One per `FaceAnalyzer`, so not `Sendable`.
+/// to the largest canvas. `releaseArena()` after each picture returns the
+/// arena's pages to the system, so the activations of the canvases are
+/// resident only while a picture is being searched, not while it is
+/// annotated and encoded. One per `FaceAnalyzer`, so not `Sendable`.
 final class CanvasDetector {
     let model: Model
     let configuration: DetectorConfiguration
@@ -18,16 +21,10 @@ final class CanvasDetector {
 
     /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
     func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
+        let interpreter = try self.interpreterForAnySize()
         let sized = try plan(width: canvas.width, height: canvas.height)
-        let interpreter: Interpreter
-        if let existing = self.interpreter {
-            existing.switchModel(to: sized)
-            interpreter = existing
-        } else {
-            do { interpreter = try Interpreter(model: sized) } catch {
-                throw .inference(model: configuration.modelFile, message: "\(error)")
-            }
-            self.interpreter = interpreter
+        do { try interpreter.switchModel(to: sized) } catch {
+            throw .inference(model: configuration.modelFile, message: "\(error)")
         }
         interpreter.withInput(0) { input in
             TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
@@ -50,6 +47,28 @@ final class CanvasDetector {
             }
         }
         return try decoded.get()
+    }
+
+    /// The interpreter, created with the arena of the largest canvas so that
+    /// it never grows: a growing arena would leave freed blocks of every
+    /// intermediate size behind in the allocator.
+    private func interpreterForAnySize() throws(FaceAnalysisError) -> Interpreter {
+        if let interpreter { return interpreter }
+        let side = DetectionRegionPlan.maximumCanvasSide
+        do {
+            let made = try Interpreter(model: try plan(width: side, height: side))
+            interpreter = made
+            return made
+        } catch let error as FaceAnalysisError {
+            throw error
+        } catch {
+            throw .inference(model: configuration.modelFile, message: "\(error)")
+        }
+    }
+
+    /// Drops the interpreter and its arena (the plans stay cached).
+    func releaseArena() {
+        interpreter = nil
     }
 
     /// The model planned for a `width × height` input, cached per size.

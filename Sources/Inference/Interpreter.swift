@@ -3,30 +3,24 @@
 /// the same read-only `Model`.
 public final class Interpreter {
     public private(set) var model: Model
-    private var arena: UnsafeMutablePointer<Float>
-    private var arenaCount: Int
+    private var memory: ArenaMemory
+    private var arena: UnsafeMutablePointer<Float> { memory.base }
 
     public init(model: Model) throws {
         self.model = model
-        arenaCount = model.plan.arenaSize + Kernels.readSlack
-        arena = .allocate(capacity: arenaCount)
-        arena.initialize(repeating: 0, count: arenaCount)
+        memory = try ArenaMemory(floats: model.plan.arenaSize + Kernels.readSlack)
     }
-
-    deinit { arena.deallocate() }
 
     /// Runs `model` from now on (typically the same network `resized` to
     /// another input size), keeping the arena when it is large enough and
     /// growing it otherwise, so switching between sizes allocates only for
     /// the largest plan seen. Inputs must be written again after a switch.
-    public func switchModel(to model: Model) {
-        self.model = model
+    /// - Throws: `InferenceError` when a larger arena cannot be mapped (the
+    ///   interpreter then keeps its previous model).
+    public func switchModel(to model: Model) throws {
         let needed = model.plan.arenaSize + Kernels.readSlack
-        guard needed > arenaCount else { return }
-        arena.deallocate()
-        arenaCount = needed
-        arena = .allocate(capacity: needed)
-        arena.initialize(repeating: 0, count: needed)
+        if needed > memory.count { memory = try ArenaMemory(floats: needed) }
+        self.model = model
     }
 
     /// Writes input `index` (subgraph input order) in place. Traps on an index out of range, like an array.
@@ -82,5 +76,5 @@ public final class Interpreter {
     }
 
     /// Floats in this interpreter's arena (grows only in `switchModel`).
-    public var arenaFloatCount: Int { arenaCount }
+    public var arenaFloatCount: Int { memory.count }
 }

@@ -111,7 +111,6 @@ extension Planner {
 
     /// `[O][KH][KW][I]` → `[ceil(O/8)][KH][KW][I][8]`, zero beyond O.
     static func packConvolution(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
-        let blocks = (g.outChannels + 7) / 8
         let taps = g.kernelHeight * g.kernelWidth
         let perOutput = taps * g.inChannels
         var packed = [Float](repeating: 0, count: packedConvolutionCount(g))

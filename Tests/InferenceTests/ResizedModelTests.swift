@@ -85,9 +85,9 @@ struct ResizedCase: Decodable, CustomTestStringConvertible, Sendable {
         let largeInput = (0..<256 * 320 * 3).map { _ in generator.unitFloat() * 2 - 1 }
         let interpreter = try Interpreter(model: declared)
         let smallFirst = try interpreter.run([smallInput])
-        interpreter.switchModel(to: large)
+        try interpreter.switchModel(to: large)
         let largeAfterSwitch = try interpreter.run([largeInput])
-        interpreter.switchModel(to: declared)
+        try interpreter.switchModel(to: declared)
         #expect(try interpreter.run([smallInput]) == smallFirst)
         #expect(try Interpreter(model: large).run([largeInput]) == largeAfterSwitch)
         let largeArena = try Interpreter(model: large).arenaFloatCount
