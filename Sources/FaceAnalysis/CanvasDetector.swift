@@ -1,7 +1,7 @@
 import ImageCore
 import Inference
 
-/// The full-range detector run on accurate mode's canvases: the model is
+/// The detector run on accurate mode's canvases (`DetectorConfiguration.canvas`): the model is
 /// planned once per canvas size (sharing the packed weights, see
 /// `Model.resized`) and all sizes run on one interpreter whose arena grows
 /// to the largest canvas. `releaseArena()` after each picture returns the
@@ -31,18 +31,17 @@ final class CanvasDetector {
                                valueScale: 2 / 255, valueOffset: -1, into: input)
         }
         interpreter.invoke()
-        let stride = configuration.strides[0]
-        let columns = canvas.width / stride, rows = canvas.height / stride
-        guard let regressorIndex = sized.outputs.firstIndex(where: { $0.elementCount == columns * rows * 16 }),
-              let scoreIndex = sized.outputs.firstIndex(where: { $0.elementCount == columns * rows }) else {
+        let anchors = configuration.anchorCount(width: canvas.width, height: canvas.height)
+        guard let regressorIndex = sized.outputs.firstIndex(where: { $0.elementCount == anchors * 16 }),
+              let scoreIndex = sized.outputs.firstIndex(where: { $0.elementCount == anchors }) else {
             throw .unexpectedModelShape(model: configuration.modelFile,
-                                        detail: "at \(canvas.width)×\(canvas.height) the outputs \(sized.outputs) are not a \(columns)×\(rows) grid")
+                                        detail: "at \(canvas.width)×\(canvas.height) the outputs \(sized.outputs) do not hold \(anchors) anchors")
         }
         let decoded = interpreter.withOutput(regressorIndex) { regressors in
             interpreter.withOutput(scoreIndex) { scores in
                 Result { () throws(FaceAnalysisError) in
-                    try DetectionDecoder.decodeGrid(regressors: regressors, classificators: scores, columns: columns, rows: rows,
-                                                    stride: stride, minScore: minScore, model: configuration.modelFile)
+                    try DetectionDecoder.decodeGrid(regressors: regressors, classificators: scores, width: canvas.width, height: canvas.height,
+                                                    configuration: configuration, minScore: minScore)
                 }
             }
         }

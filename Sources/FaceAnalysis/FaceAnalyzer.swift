@@ -10,7 +10,7 @@ import Inference
 public final class FaceAnalyzer {
     public let models: FaceModels
     var detectors: [DetectorMode: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
-    var canvasDetectors: [DetectorMode: CanvasDetector] = [:]
+    var canvasDetectorInstance: CanvasDetector?
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
 
@@ -27,11 +27,11 @@ public final class FaceAnalyzer {
         return made
     }
 
-    /// The detector of `mode` for canvases of any size (accurate mode's pyramid).
-    func canvasDetector(_ mode: DetectorMode) -> CanvasDetector {
-        if let existing = canvasDetectors[mode] { return existing }
-        let made = CanvasDetector(model: models.detector(mode), configuration: .forMode(mode))
-        canvasDetectors[mode] = made
+    /// The detector for canvases of any size (accurate mode's pyramid).
+    func canvasDetector() -> CanvasDetector {
+        if let canvasDetectorInstance { return canvasDetectorInstance }
+        let made = CanvasDetector(model: models.detector(.fast), configuration: .canvas)
+        canvasDetectorInstance = made
         return made
     }
 

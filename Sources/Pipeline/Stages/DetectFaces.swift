@@ -8,7 +8,8 @@ public struct DetectFaces: Stage {
 
     /// - Parameters:
     ///   - mode: `.fast` (short range, faces near the camera), `.accurate`
-    ///     (full range with tiling for small faces in large images), `.sparse`.
+    ///     (full range on the whole frame plus short range on an image pyramid
+    ///     for small faces in large images), `.sparse`.
     ///   - minFaceSize: smallest face width / image width to report (0…1).
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
     public init(_ mode: DetectorMode = .accurate, minFaceSize: Float = 0.05, minScore: Float = 0.5) {
@@ -20,16 +21,18 @@ public struct DetectFaces: Stage {
             "mode": options.mode.rawValue,
             "min-face-size": FixedFormat.string(options.minFaceSize, decimals: 4),
             "min-score": FixedFormat.string(options.minScore, decimals: 4),
-        ], models: [Self.model(for: options.mode)])
+        ], models: Self.models(for: options.mode))
     }
 
     public var caching: StageCaching { .records }
 
-    static func model(for mode: DetectorMode) -> ModelFile {
+    /// The models a mode runs: accurate mode adds the short-range detector
+    /// it runs on the pyramid canvases to the full-range one on the whole frame.
+    static func models(for mode: DetectorMode) -> [ModelFile] {
         switch mode {
-        case .fast: .shortRangeDetector
-        case .accurate: .fullRangeDetector
-        case .sparse: .sparseFullRangeDetector
+        case .fast: [.shortRangeDetector]
+        case .accurate: [.fullRangeDetector, .shortRangeDetector]
+        case .sparse: [.sparseFullRangeDetector]
         }
     }
 
