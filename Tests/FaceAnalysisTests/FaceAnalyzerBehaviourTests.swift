@@ -111,9 +111,10 @@ struct FaceAnalyzerBehaviourTests {
             #expect(abs(pose.yaw) > 8, "\(file): yaw \(pose.yaw)")
             // The mesh model is not exactly mirror-symmetric: a few degrees of slack.
             #expect(abs(pose.yaw + mirroredPose.yaw) < 7, "\(file): yaw \(pose.yaw) mirrored \(mirroredPose.yaw)")
-            // 5°: accurate mode's canvases feed the detector other borders than its 192-px tiles did, and
-            // the full-range network (stride-2 SAME padding) is not mirror-equivariant either.
-            #expect(abs(pose.roll + mirroredPose.roll) < 5, "\(file): roll \(pose.roll) mirrored \(mirroredPose.roll)")
+            // 7°: the detectors (stride-2 SAME padding) are not mirror-equivariant, and accurate mode
+            // merges the whole frame's full-range box with the short-range canvases' boxes, so the mesh
+            // ROI (rotated by the detector's eye line) differs a little between the two pictures.
+            #expect(abs(pose.roll + mirroredPose.roll) < 7, "\(file): roll \(pose.roll) mirrored \(mirroredPose.roll)")
             // The subject's left eye in the mirror is the original's right eye (within 1 % of the
             // face width, at least 3 px: the detector's box is not exactly mirror-symmetric either).
             let w = Float(image.width)
