@@ -88,8 +88,8 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// lines up with its shortcut.
     package static let canvasGranularity = 32
     /// The longest canvas side: detector arena memory grows with the
-    /// canvas area (13 MB of activations at 384×384).
-    package static let maximumCanvasSide = 384
+    /// canvas area (9.4 MB of activations at 320×320, 13.6 MB at 384×384).
+    package static let maximumCanvasSide = 320
     /// Least overlap of neighbouring canvases, in level pixels: above the
     /// largest face a level serves (`2·reliableFacePixels`).
     package static let canvasOverlap = 64
