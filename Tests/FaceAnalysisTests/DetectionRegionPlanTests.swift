@@ -90,10 +90,10 @@ struct DetectionRegionPlanTests {
 
     @Test(arguments: [
         SpanCase(extent: 300, spans: [-10], size: 320),
-        SpanCase(extent: 320, spans: [0], size: 320),
-        SpanCase(extent: 321, spans: [0, 97], size: 224),
-        SpanCase(extent: 640, spans: [0, 192, 384], size: 256),
-        SpanCase(extent: 1000, spans: [0, 226, 454, 680], size: 320),
+        SpanCase(extent: 384, spans: [0], size: 384),
+        SpanCase(extent: 385, spans: [0, 129], size: 256),
+        SpanCase(extent: 640, spans: [0, 288], size: 352),
+        SpanCase(extent: 1000, spans: [0, 308, 616], size: 384),
         SpanCase(extent: 17, spans: [-7], size: 32),
     ])
     func canvasSpansAreFewestFittedAndMirrorSymmetric(_ c: SpanCase) {
