@@ -133,7 +133,8 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         canvases.reduce(inputSize * inputSize) { $0 + $1.width * $1.height }
     }
 
-    /// Tile sides in source pixels, finest first: from the side that makes
+    /// Level scales as the source pixels one `inputSize` span of the level
+    /// covers (the tile side of the former 192-px tiling), finest first: from the side that makes
     /// the smallest face 28 input pixels, growing by a common factor ≤ 2 up
     /// to (excluding) the long side, which the whole frame covers.
     static func tileSides(longSide: Float, inputSize: Float, minFacePixels: Float) -> [Float] {
