@@ -5,9 +5,11 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     /// within about 2 m that fill a good part of the picture.
     case fast
     /// `face_detection_full_range` (192×192) on the whole frame plus, for
-    /// large images, overlapping tiles of an image pyramid down to the size
-    /// `minFaceSize` asks for, merged by weighted NMS. Finds small faces in
-    /// large images at a cost proportional to the pixels searched.
+    /// large images, an image pyramid down to the size `minFaceSize` asks
+    /// for, each level covered by a few canvases of up to 384×384 that the
+    /// (fully convolutional) detector reads in one pass each, merged by
+    /// weighted NMS. Finds small faces in large images at a cost
+    /// proportional to the pixels searched.
     case accurate
     /// `face_detection_full_range_sparse` (192×192) on the whole frame.
     case sparse
@@ -18,7 +20,7 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     public var mode: DetectorMode
     /// Smallest face to report, as face width / image width (ML Kit's
     /// `minFaceSize`, default 0.1). Compared with the detection box width.
-    /// In `.accurate` mode it also sets how fine the tiling goes.
+    /// In `.accurate` mode it also sets how fine the pyramid goes.
     public var minFaceSize: Float
     /// Detections below this confidence are dropped (MediaPipe's minimum
     /// detection confidence, default 0.5; values below 0.5 act as 0.5).

@@ -2,7 +2,7 @@ import ImageCore
 
 /// A square of the image, in pixels, that a detector input covers. The whole
 /// frame letterboxed is the square of side `max(width, height)` centred on
-/// the image (black outside); an accurate-mode tile is a square inside it.
+/// the image (black outside).
 package struct SquareRegion: Sendable, Hashable {
     package var x: Float
     package var y: Float
