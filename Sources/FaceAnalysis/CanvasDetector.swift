@@ -48,32 +48,6 @@ final class CanvasDetector {
         return try decoded.get()
     }
 
-    /// Runs the model at its declared size on the same interpreter (the
-    /// whole-frame letterbox of a picture searched with canvases), so that
-    /// one arena serves the picture and is released with it.
-    func detectDeclaredSize(decoder: DetectionDecoder, minScore: Float,
-                            fill: (UnsafeMutableBufferPointer<Float>) -> Void) throws(FaceAnalysisError) -> [NormalizedDetection] {
-        let interpreter = try self.interpreterForAnySize()
-        do { try interpreter.switchModel(to: model) } catch {
-            throw .inference(model: configuration.modelFile, message: "\(error)")
-        }
-        interpreter.withInput(0) { fill($0) }
-        interpreter.invoke()
-        let anchors = decoder.anchors.count
-        guard let regressorIndex = model.outputs.firstIndex(where: { $0.elementCount == anchors * 16 }),
-              let scoreIndex = model.outputs.firstIndex(where: { $0.elementCount == anchors }) else {
-            throw .unexpectedModelShape(model: configuration.modelFile, detail: "outputs \(model.outputs) do not hold \(anchors) anchors")
-        }
-        let decoded = interpreter.withOutput(regressorIndex) { regressors in
-            interpreter.withOutput(scoreIndex) { scores in
-                Result { () throws(FaceAnalysisError) in
-                    try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
-                }
-            }
-        }
-        return try decoded.get()
-    }
-
     /// The interpreter, created with the arena of the largest canvas so that
     /// it never grows: a growing arena would leave freed blocks of every
     /// intermediate size behind in the allocator.

@@ -47,22 +47,15 @@ extension FaceAnalyzer {
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
-                let fill = { (input: UnsafeMutableBufferPointer<Float>) in
+                try runner.run { input in
                     TensorSampler.resize(levelImage, region: region.square, size: inputSize,
                                          valueScale: 2 / 255, valueOffset: -1, into: input)
                 }
-                let decoded: [NormalizedDetection]
-                if plan.canvases.isEmpty {
-                    try runner.run(fill)
-                    let anchors = decoder.anchors.count
-                    decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
-                        try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
-                            try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
-                        }
+                let anchors = decoder.anchors.count
+                let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+                    try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                        try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
                     }
-                } else {
-                    // The canvases' interpreter: one arena per picture, released with it.
-                    decoded = try canvasDetector(options.mode).detectDeclaredSize(decoder: decoder, minScore: minScore, fill: fill)
                 }
                 for detection in WeightedNonMaximumSuppression.apply(decoded) {
                     found.append(plan.toImage(detection, of: region))

@@ -14,25 +14,29 @@ struct CanvasDecodingTests {
         return (regressors, scores)
     }
 
-    /// On the model's own 48×48 grid, decoding in canvas pixels is MediaPipe's
-    /// normalized decoding scaled by the 192-px input: the decode scale is the
-    /// native input size, whatever the canvas.
-    @Test func gridDecodingAtTheNativeSizeIsTheAnchorDecodingInPixels() throws {
-        let (regressors, scores) = Self.rawOutputs(cells: 2304, seed: 5)
-        let decoder = DetectionDecoder(configuration: .fullRange)
+    /// On the model's own grid (full range: 48×48; short range: 16×16×2
+    /// then 8×8×6 anchors), decoding in canvas pixels is MediaPipe's
+    /// normalized decoding scaled by the native input size: the decode scale
+    /// is the native input size, whatever the canvas.
+    @Test(arguments: [DetectorConfiguration.fullRange, .shortRange])
+    func gridDecodingAtTheNativeSizeIsTheAnchorDecodingInPixels(_ configuration: DetectorConfiguration) throws {
+        let (regressors, scores) = Self.rawOutputs(cells: configuration.anchorCount, seed: 5)
+        let decoder = DetectionDecoder(configuration: configuration)
         let normalized = try regressors.withUnsafeBufferPointer { r in
             try scores.withUnsafeBufferPointer { s in try decoder.decode(regressors: r, classificators: s) }
         }
+        let size = configuration.inputSize
         let pixels = try regressors.withUnsafeBufferPointer { r in
             try scores.withUnsafeBufferPointer { s in
-                try DetectionDecoder.decodeGrid(regressors: r, classificators: s, columns: 48, rows: 48, stride: 4, model: "test")
+                try DetectionDecoder.decodeGrid(regressors: r, classificators: s, width: size, height: size, configuration: configuration)
             }
         }
         try #require(normalized.count == pixels.count)
         #expect(normalized.count > 20, "the seeded logits should pass the threshold often")
+        let scale = Float(size)
         for (n, p) in zip(normalized, pixels) {
             #expect(n.score == p.score)
-            #expect(((n.coordinates * 192) - p.coordinates).max() < 1e-3 && ((n.coordinates * 192) - p.coordinates).min() > -1e-3)
+            #expect(((n.coordinates * scale) - p.coordinates).max() < 1e-3 && ((n.coordinates * scale) - p.coordinates).min() > -1e-3)
         }
     }
 
@@ -48,7 +52,7 @@ struct CanvasDecodingTests {
         regressors[cell * 16 + 4] = -10; regressors[cell * 16 + 5] = -8 // first keypoint
         let found = try regressors.withUnsafeBufferPointer { r in
             try scores.withUnsafeBufferPointer { s in
-                try DetectionDecoder.decodeGrid(regressors: r, classificators: s, columns: columns, rows: rows, stride: 4, model: "test")
+                try DetectionDecoder.decodeGrid(regressors: r, classificators: s, width: columns * 4, height: rows * 4, configuration: .fullRange)
             }
         }
         let face = try #require(found.first)
@@ -64,7 +68,7 @@ struct CanvasDecodingTests {
         #expect(throws: FaceAnalysisError.self) {
             try regressors.withUnsafeBufferPointer { r in
                 try scores.withUnsafeBufferPointer { s in
-                    try DetectionDecoder.decodeGrid(regressors: r, classificators: s, columns: 4, rows: 3, stride: 4, model: "test")
+                    try DetectionDecoder.decodeGrid(regressors: r, classificators: s, width: 4 * 4, height: 3 * 4, configuration: .fullRange)
                 }
             }
         }
