@@ -27,6 +27,9 @@ struct BenchCodecsCommand: ParsableCommand {
     @Flag(help: "Sweep zlib level × strategy × filter for PNG encoding instead of the three named settings.")
     var sweep = false
 
+    @Flag(help: "Sweep the fast encoder's filter × block size (and runs off) instead of the named settings.")
+    var fastSweep = false
+
     @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive); repeatable.")
     var onlySettings: [String] = []
 
@@ -63,6 +66,16 @@ struct BenchCodecsCommand: ParsableCommand {
         ]
         print("encode\tsetting\tMP/s(wall)\tMP/s(cpu)\tbytes/pixel")
         let totalPixels = Double(images.reduce(0) { $0 + $1.image.pixelCount })
+        let fastSettings = fastSweep ? Self.fastSweepSettings : [FastPNGEncodeOptions()]
+        for options in fastSettings where onlySettings.isEmpty || onlySettings.contains("fast") {
+            var bytes = 0
+            for (_, image) in images { bytes += try FastPNGEncoder.encode(image, options: options).count }
+            let rate = measure(megapixels: totalPixels / 1e6) {
+                for (_, image) in images { _ = try? FastPNGEncoder.encode(image, options: options) }
+            }
+            print("encode\tfast(\(options))\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
+        }
+        if fastSweep { return }
         for (name, options) in settings {
             var bytes = 0
             for (_, image) in images { bytes += try PNGEncoder.encode(image, options: options).count }
@@ -71,6 +84,17 @@ struct BenchCodecsCommand: ParsableCommand {
             }
             print("encode\t\(name)\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
         }
+    }
+
+    static var fastSweepSettings: [FastPNGEncodeOptions] {
+        var all: [FastPNGEncodeOptions] = []
+        for filter in FastPNGEncodeOptions.Filter.allCases {
+            for blockSize in [32 << 10, 128 << 10, 512 << 10] {
+                all.append(FastPNGEncodeOptions(filter: filter, blockSize: blockSize))
+            }
+        }
+        all.append(FastPNGEncodeOptions(filter: .up, runLengthMatches: false))
+        return all
     }
 
     static var sweepSettings: [(String, PNGEncodeOptions)] {

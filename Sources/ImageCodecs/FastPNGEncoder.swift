@@ -1,0 +1,166 @@
+import ImageCore
+
+/// Encodes 8-bit RGB images as PNG with facepipe's own deflate compressor
+/// (no libpng or zlib): several times faster than zlib's fastest level on
+/// photos, for files a little larger.
+///
+/// The image is filtered and compressed block by block (a few hundred KiB of
+/// rows each), so memory beyond the output is one block. Output is a pure
+/// function of the pixels and the options: signature, IHDR, IDAT (one chunk
+/// unless the stream is longer than `maximumChunkLength`), IEND.
+public enum FastPNGEncoder {
+    /// The PNG file for `image` (colour type 2, 8 bits per sample, not interlaced).
+    public static func encode(_ image: RGBImage, options: FastPNGEncodeOptions = FastPNGEncodeOptions()) throws(PNGEncodeError) -> [UInt8] {
+        guard (4096...(16 << 20)).contains(options.blockSize) else {
+            throw .invalidOptions("block size \(options.blockSize) is outside 4096...\(16 << 20)")
+        }
+        guard options.maximumChunkLength >= 1 && options.maximumChunkLength <= Int(Int32.max) else {
+            throw .invalidOptions("maximum chunk length \(options.maximumChunkLength) is outside 1...\(Int32.max)")
+        }
+        guard image.width > 0, image.height > 0 else { throw .emptyImage(width: image.width, height: image.height) }
+        guard image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
+            throw .invalidOptions("\(image.width)x\(image.height) exceeds PNG's limit of \(Int32.max) per side")
+        }
+        let layout = Layout(width: image.width, height: image.height, options: options)
+        return image.pixels.withUnsafeBufferPointer { pixels in
+            [UInt8](unsafeUninitializedCapacity: layout.capacity) { buffer, count in
+                count = write(pixels.baseAddress!, layout, options, into: UnsafeMutableRawBufferPointer(buffer))
+            }
+        }
+    }
+
+    /// Sizes derived once from the image shape.
+    struct Layout {
+        let width: Int
+        let height: Int
+        /// Filter byte + 3·width.
+        let rowLength: Int
+        let rowsPerBlock: Int
+        let blockCount: Int
+        let zlibBound: Int
+        let capacity: Int
+
+        init(width: Int, height: Int, options: FastPNGEncodeOptions) {
+            self.width = width
+            self.height = height
+            rowLength = 3 * width + 1
+            rowsPerBlock = max(1, min(height, options.blockSize / rowLength))
+            blockCount = (height + rowsPerBlock - 1) / rowsPerBlock
+            let lastRows = height - (blockCount - 1) * rowsPerBlock
+            zlibBound = 2 + (blockCount - 1) * DeflateCompressor.blockBound(length: rowsPerBlock * rowLength)
+                + DeflateCompressor.blockBound(length: lastRows * rowLength) + 4
+            let extraChunks = zlibBound / options.maximumChunkLength + 1
+            // Signature, IHDR, IDAT header and CRC (plus any extra IDAT chunks), IEND, flush slack.
+            capacity = 8 + 25 + 12 + zlibBound + 12 * extraChunks + 12 + 16
+        }
+    }
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    private static let idat: UInt32 = 0x4944_4154
+
+    /// Writes the whole file into `output`; returns its length.
+    private static func write(_ pixels: UnsafePointer<UInt8>, _ layout: Layout, _ options: FastPNGEncodeOptions,
+                              into output: UnsafeMutableRawBufferPointer) -> Int {
+        let base = output.baseAddress!
+        var position = 0
+        for byte in signature { base.storeBytes(of: byte, toByteOffset: position, as: UInt8.self); position += 1 }
+        var header = [UInt8](repeating: 0, count: 13)
+        header.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: UInt32(layout.width).bigEndian, toByteOffset: 0, as: UInt32.self)
+            bytes.storeBytes(of: UInt32(layout.height).bigEndian, toByteOffset: 4, as: UInt32.self)
+        }
+        header[8] = 8  // bits per sample
+        header[9] = 2  // colour type: RGB
+        // compression 0 (deflate), filter method 0, no interlacing
+        position = writeChunk(0x4948_4452, header, base, position)  // IHDR
+
+        let idatStart = position
+        position += 8  // length and type, filled in below
+        let zlibStart = position
+        let zlibLength = compress(pixels, layout, options,
+                                  into: base, start: zlibStart, capacity: output.count - 12 * (layout.zlibBound / options.maximumChunkLength + 1) - 12)
+        position = splitIntoChunks(base, idatStart: idatStart, zlibLength: zlibLength, maximum: options.maximumChunkLength)
+        position = writeChunk(0x4945_4E44, [], base, position)  // IEND
+        return position
+    }
+
+    /// The zlib stream (RFC 1950: header, deflate blocks, Adler-32) of the filtered rows.
+    private static func compress(_ pixels: UnsafePointer<UInt8>, _ layout: Layout, _ options: FastPNGEncodeOptions,
+                                 into base: UnsafeMutableRawPointer, start: Int, capacity: Int) -> Int {
+        var writer = DeflateBitWriter(base: base, capacity: capacity, position: start)
+        // CMF 0x78: deflate, 32 KiB window; FLG 0x01: fastest level, no dictionary, (CMF·256 + FLG) % 31 == 0.
+        writer.write(0x0178, bits: 16)
+        writer.flush()
+        let blockBytes = layout.rowsPerBlock * layout.rowLength
+        let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: blockBytes + 32)
+        defer { filtered.deallocate() }
+        let compressor = DeflateCompressor(maxBlockLength: blockBytes, findsRuns: options.runLengthMatches)
+        let filter = PNGRowFilter(options.filter)
+        let pixelRow = layout.rowLength - 1
+        var adler = Adler32()
+        var row = 0
+        while row < layout.height {
+            let rows = min(layout.rowsPerBlock, layout.height - row)
+            for index in 0..<rows {
+                let y = row + index
+                let current = pixels + y * pixelRow
+                filter.apply(current: current, previous: y > 0 ? current - pixelRow : nil, count: pixelRow,
+                             into: filtered + index * layout.rowLength)
+            }
+            let block = UnsafeRawBufferPointer(start: filtered, count: rows * layout.rowLength)
+            adler.update(block)
+            row += rows
+            compressor.compress(block, isFinal: row == layout.height, into: &writer)
+        }
+        writer.alignToByte()
+        writer.writeAlignedBigEndian(adler.value)
+        return writer.position - start
+    }
+
+    /// Writes IDAT headers and CRCs around the `zlibLength` bytes that follow
+    /// `idatStart + 8`, moving data forward to open gaps when it needs more
+    /// than one chunk. Returns the position after the last IDAT chunk.
+    private static func splitIntoChunks(_ base: UnsafeMutableRawPointer, idatStart: Int, zlibLength: Int, maximum: Int) -> Int {
+        let chunkCount = max(1, (zlibLength + maximum - 1) / maximum)
+        // Move chunk k's data forward by 12·k bytes (last first, so nothing is overwritten before it moves).
+        for chunk in stride(from: chunkCount - 1, through: 1, by: -1) {
+            let from = idatStart + 8 + chunk * maximum
+            let length = min(maximum, zlibLength - chunk * maximum)
+            (base + from + 12 * chunk).copyMemory(from: base + from, byteCount: length)
+        }
+        var position = idatStart
+        for chunk in 0..<chunkCount {
+            let length = min(maximum, zlibLength - chunk * maximum)
+            base.storeBytes(of: UInt32(length).bigEndian, toByteOffset: position, as: UInt32.self)
+            base.storeBytes(of: idat.bigEndian, toByteOffset: position + 4, as: UInt32.self)
+            let crc = CRC32.checksum(UnsafeRawBufferPointer(start: base + position + 4, count: 4 + length))
+            base.storeBytes(of: crc.bigEndian, toByteOffset: position + 8 + length, as: UInt32.self)
+            position += 12 + length
+        }
+        return position
+    }
+
+    /// Writes a whole chunk (length, type, data, CRC over type and data).
+    private static func writeChunk(_ type: UInt32, _ data: [UInt8], _ base: UnsafeMutableRawPointer, _ position: Int) -> Int {
+        base.storeBytes(of: UInt32(data.count).bigEndian, toByteOffset: position, as: UInt32.self)
+        base.storeBytes(of: type.bigEndian, toByteOffset: position + 4, as: UInt32.self)
+        data.withUnsafeBytes { bytes in
+            if let source = bytes.baseAddress { (base + position + 8).copyMemory(from: source, byteCount: bytes.count) }
+        }
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(start: base + position + 4, count: 4 + data.count))
+        base.storeBytes(of: crc.bigEndian, toByteOffset: position + 8 + data.count, as: UInt32.self)
+        return position + 12 + data.count
+    }
+}
+
+extension PNGRowFilter {
+    init(_ filter: FastPNGEncodeOptions.Filter) {
+        switch filter {
+        case .none: self = .none
+        case .sub: self = .sub
+        case .up: self = .up
+        case .average: self = .average
+        case .paeth: self = .paeth
+        }
+    }
+}
