@@ -6,7 +6,10 @@ public struct FastPNGEncodeOptions: Sendable, Hashable, CustomStringConvertible 
         case none, sub, up, average, paeth
     }
 
-    /// Row filter (the same for every row).
+    /// Row filter (the same for every row). The default, Paeth, was chosen by
+    /// measurement on the 13 photos of datasets/sources (`make bench-codecs`):
+    /// 8 % smaller files than Up for about 20 % less speed; Up, Sub and None
+    /// are faster but their files are 20–90 % larger than libpng level 1's.
     public var filter: Filter
     /// Encode runs of repeated bytes or repeated RGB pixels as deflate
     /// matches (flat areas, borders, drawn shapes); otherwise Huffman coding only.
@@ -17,7 +20,7 @@ public struct FastPNGEncodeOptions: Sendable, Hashable, CustomStringConvertible 
     /// Largest IDAT chunk; longer streams are split. `package`: tests lower it.
     package var maximumChunkLength = Int(Int32.max)
 
-    public init(filter: Filter = .up, runLengthMatches: Bool = true, blockSize: Int = 256 * 1024) {
+    public init(filter: Filter = .paeth, runLengthMatches: Bool = true, blockSize: Int = 256 * 1024) {
         self.filter = filter
         self.runLengthMatches = runLengthMatches
         self.blockSize = blockSize

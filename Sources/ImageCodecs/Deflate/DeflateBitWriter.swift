@@ -24,7 +24,7 @@ struct DeflateBitWriter {
 
     @inline(__always)
     mutating func write(_ value: UInt64, bits count: Int) {
-        bits |= value << UInt64(bitCount)
+        bits |= value &<< UInt64(truncatingIfNeeded: bitCount)
         bitCount &+= count
     }
 
@@ -36,11 +36,11 @@ struct DeflateBitWriter {
 
     @inline(__always)
     mutating func flush() {
-        assert(position + 8 <= capacity && bitCount <= 64)
+        assert(position + 8 <= capacity && bitCount <= 63)
         base.storeBytes(of: bits.littleEndian, toByteOffset: position, as: UInt64.self)
         let bytes = bitCount >> 3
         position &+= bytes
-        bits = bytes == 8 ? 0 : bits >> UInt64(bytes << 3)
+        bits = bits &>> UInt64(truncatingIfNeeded: bytes &<< 3)  // bitCount ≤ 63, so at most 56
         bitCount &= 7
     }
 
