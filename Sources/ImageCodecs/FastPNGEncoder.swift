@@ -77,20 +77,32 @@ public enum FastPNGEncoder {
         let idatStart = position
         position += 8  // length and type, filled in below
         let zlibStart = position
-        let zlibLength = compress(pixels, layout, options,
+        base.storeBytes(of: idat.bigEndian, toByteOffset: idatStart + 4, as: UInt32.self)
+        var crc = CRC32()
+        crc.update(UnsafeRawBufferPointer(start: base + idatStart + 4, count: 4))
+        let zlibLength = compress(pixels, layout, options, crc: &crc,
                                   into: base, start: zlibStart, capacity: output.count - 12 * (layout.zlibBound / options.maximumChunkLength + 1) - 12)
-        position = splitIntoChunks(base, idatStart: idatStart, zlibLength: zlibLength, maximum: options.maximumChunkLength)
+        if zlibLength <= options.maximumChunkLength {
+            base.storeBytes(of: UInt32(zlibLength).bigEndian, toByteOffset: idatStart, as: UInt32.self)
+            base.storeBytes(of: crc.value.bigEndian, toByteOffset: zlibStart + zlibLength, as: UInt32.self)
+            position = zlibStart + zlibLength + 4
+        } else {
+            position = splitIntoChunks(base, idatStart: idatStart, zlibLength: zlibLength, maximum: options.maximumChunkLength)
+        }
         position = writeChunk(0x4945_4E44, [], base, position)  // IEND
         return position
     }
 
-    /// The zlib stream (RFC 1950: header, deflate blocks, Adler-32) of the filtered rows.
+    /// The zlib stream (RFC 1950: header, deflate blocks, Adler-32) of the
+    /// filtered rows. `crc` is fed the stream's bytes as each block completes,
+    /// while they are still in cache (the IDAT CRC when one chunk holds it all).
     private static func compress(_ pixels: UnsafePointer<UInt8>, _ layout: Layout, _ options: FastPNGEncodeOptions,
-                                 into base: UnsafeMutableRawPointer, start: Int, capacity: Int) -> Int {
+                                 crc: inout CRC32, into base: UnsafeMutableRawPointer, start: Int, capacity: Int) -> Int {
         var writer = DeflateBitWriter(base: base, capacity: capacity, position: start)
         // CMF 0x78: deflate, 32 KiB window; FLG 0x01: fastest level, no dictionary, (CMF·256 + FLG) % 31 == 0.
         writer.write(0x0178, bits: 16)
         writer.flush()
+        var checksummed = start
         let blockBytes = layout.rowsPerBlock * layout.rowLength
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: blockBytes + 32)
         defer { filtered.deallocate() }
@@ -111,15 +123,19 @@ public enum FastPNGEncoder {
             adler.update(block)
             row += rows
             compressor.compress(block, isFinal: row == layout.height, into: &writer)
+            // Bytes before `writer.position` are final; the byte at it may still gain bits.
+            crc.update(UnsafeRawBufferPointer(start: base + checksummed, count: writer.position - checksummed))
+            checksummed = writer.position
         }
         writer.alignToByte()
         writer.writeAlignedBigEndian(adler.value)
+        crc.update(UnsafeRawBufferPointer(start: base + checksummed, count: writer.position - checksummed))
         return writer.position - start
     }
 
     /// Writes IDAT headers and CRCs around the `zlibLength` bytes that follow
-    /// `idatStart + 8`, moving data forward to open gaps when it needs more
-    /// than one chunk. Returns the position after the last IDAT chunk.
+    /// `idatStart + 8`, moving data forward to open gaps for chunks 2, 3, ….
+    /// Returns the position after the last IDAT chunk.
     private static func splitIntoChunks(_ base: UnsafeMutableRawPointer, idatStart: Int, zlibLength: Int, maximum: Int) -> Int {
         let chunkCount = max(1, (zlibLength + maximum - 1) / maximum)
         // Move chunk k's data forward by 12·k bytes (last first, so nothing is overwritten before it moves).

@@ -21,7 +21,7 @@ struct BenchCodecsCommand: ParsableCommand {
     @Flag(help: "Time decoding only.")
     var decodeOnly = false
 
-    @Flag(help: "Time PNG encoding only (files are decoded once, untimed).")
+    @Flag(help: "Time PNG encoding only (files are decoded once, untimed): FastPNGEncoder's default, then libpng settings.")
     var encodeOnly = false
 
     @Flag(help: "Sweep zlib level × strategy × filter for PNG encoding instead of the three named settings.")
@@ -30,7 +30,7 @@ struct BenchCodecsCommand: ParsableCommand {
     @Flag(help: "Sweep the fast encoder's filter × block size (and runs off) instead of the named settings.")
     var fastSweep = false
 
-    @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive); repeatable.")
+    @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive; `fast` = FastPNGEncoder only); repeatable.")
     var onlySettings: [String] = []
 
     @Option(help: "JPEG DCT scale denominator for decoding: 1, 2, 4 or 8.")
@@ -60,9 +60,9 @@ struct BenchCodecsCommand: ParsableCommand {
         let settings: [(String, PNGEncodeOptions)] = !onlySettings.isEmpty
             ? Self.sweepSettings.filter { onlySettings.contains($0.0) }
             : sweep ? Self.sweepSettings : [
-            ("facepipe-default", PNGEncodeOptions()),
-            ("zlib-level-6", .zlibDefault),
-            ("opencv-default(level1+rle+adaptive)", .opencvDefault),
+            ("libpng(level1+up,previous-default)", PNGEncodeOptions()),
+            ("libpng(level6,zlib-default)", .zlibDefault),
+            ("libpng(level1+rle+adaptive,opencv-settings)", .opencvDefault),
         ]
         print("encode\tsetting\tMP/s(wall)\tMP/s(cpu)\tbytes/pixel")
         let totalPixels = Double(images.reduce(0) { $0 + $1.image.pixelCount })
@@ -73,7 +73,8 @@ struct BenchCodecsCommand: ParsableCommand {
             let rate = measure(megapixels: totalPixels / 1e6) {
                 for (_, image) in images { _ = try? FastPNGEncoder.encode(image, options: options) }
             }
-            print("encode\tfast(\(options))\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
+            let name = options == FastPNGEncodeOptions() ? "fast(default: \(options))" : "fast(\(options))"
+            print("encode\t\(name.replacingOccurrences(of: " ", with: ""))\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
         }
         if fastSweep { return }
         for (name, options) in settings {

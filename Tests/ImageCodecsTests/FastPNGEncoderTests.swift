@@ -100,7 +100,7 @@ import _TestSupport
 
     @Test func writesSignatureHeaderDataAndEndChunks() throws {
         let image = FastPNGTestImages.drawing(width: 123, height: 45)
-        let png = try FastPNGEncoder.encode(image)
+        let png = try FastPNGEncoder.encode(image, options: FastPNGEncodeOptions(filter: .up))
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let chunks = try FastPNGTestImages.chunks(png)
         #expect(chunks.map(\.type) == ["IHDR", "IDAT", "IEND"])
