@@ -60,7 +60,7 @@ png_table() {
             best_wall[$name]=$(awk -v a="${best_wall[$name]:-0}" -v b="$wall" 'BEGIN {print (b > a) ? b : a}')
             best_cpu[$name]=$(awk -v a="${best_cpu[$name]:-0}" -v b="$cpu" 'BEGIN {print (b > a) ? b : a}')
         done < <("$BIN" bench-codecs "$@" --encode-only --seconds "$SECONDS_PER_RUN"
-                 if [[ -x .venv/bin/python ]]; then .venv/bin/python - "$SECONDS_PER_RUN" "$@" <<'PY'
+                 if [[ -x .venv/bin/python ]]; then .venv/bin/python - "$SECONDS_PER_RUN" "$@" 2>/dev/null <<'PY'
 import sys, time
 try:
     import cv2

@@ -4,7 +4,7 @@
 /// 1. one scan for runs (distance 1: repeated bytes; distance 3: a repeated
 ///    RGB pixel) checked eight bytes at a time, so the common case — no
 ///    run — costs one 8-byte comparison per 8 bytes, and counts literals
-///    into four histograms (so repeated bytes do not serialize on one counter);
+///    into eight histograms (so repeated bytes do not serialize on one counter);
 /// 2. length-limited Huffman codes for that block;
 /// 3. the exact size of the dynamic block is compared with stored blocks and
 ///    the smaller is written (so incompressible data grows by at most
@@ -17,8 +17,10 @@ final class DeflateCompressor {
     let findsRuns: Bool
     private let pieces: UnsafeMutablePointer<RunPiece>
     private let pieceCapacity: Int
-    /// Four 256-entry literal histograms.
+    /// One 256-entry literal histogram per byte of an 8-byte word, so
+    /// repeated bytes do not wait on one counter's store.
     private let literalCounts: UnsafeMutablePointer<UInt32>
+    private static let histogramTables = 8
 
     /// A match (run) and the number of literals before it.
     private struct RunPiece {
@@ -34,7 +36,7 @@ final class DeflateCompressor {
         // Runs are at least 8 bytes and each piece covers at least 3 of them.
         pieceCapacity = maxBlockLength / 3 + 4
         pieces = .allocate(capacity: pieceCapacity)
-        literalCounts = .allocate(capacity: 4 * 256)
+        literalCounts = .allocate(capacity: Self.histogramTables * 256)
     }
 
     deinit {
@@ -104,7 +106,7 @@ final class DeflateCompressor {
     private func scan(_ source: UnsafePointer<UInt8>, _ length: Int,
                       _ literalFrequencies: inout [UInt32], _ distanceFrequencies: inout [UInt32]) -> Int {
         let counts = literalCounts
-        counts.initialize(repeating: 0, count: 4 * 256)
+        counts.initialize(repeating: 0, count: Self.histogramTables * 256)
         let raw = UnsafeRawPointer(source)
         @inline(__always) func word(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
         var count = 0
@@ -147,7 +149,9 @@ final class DeflateCompressor {
         }
         Self.countLiterals(source + position, length - position, counts)
         for byte in 0..<256 {
-            literalFrequencies[byte] = counts[byte] &+ counts[256 + byte] &+ counts[512 + byte] &+ counts[768 + byte]
+            var total: UInt32 = 0
+            for table in 0..<Self.histogramTables { total &+= counts[table * 256 + byte] }
+            literalFrequencies[byte] = total
         }
         literalFrequencies[DeflateTables.endOfBlock] = 1
         return count
@@ -159,10 +163,10 @@ final class DeflateCompressor {
         counts[256 + Int((word &>> 8) & 0xFF)] &+= 1
         counts[512 + Int((word &>> 16) & 0xFF)] &+= 1
         counts[768 + Int((word &>> 24) & 0xFF)] &+= 1
-        counts[Int((word &>> 32) & 0xFF)] &+= 1
-        counts[256 + Int((word &>> 40) & 0xFF)] &+= 1
-        counts[512 + Int((word &>> 48) & 0xFF)] &+= 1
-        counts[768 + Int(word &>> 56)] &+= 1
+        counts[1024 + Int((word &>> 32) & 0xFF)] &+= 1
+        counts[1280 + Int((word &>> 40) & 0xFF)] &+= 1
+        counts[1536 + Int((word &>> 48) & 0xFF)] &+= 1
+        counts[1792 + Int(word &>> 56)] &+= 1
     }
 
     @inline(__always)
