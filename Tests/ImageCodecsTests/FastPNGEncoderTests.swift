@@ -39,6 +39,32 @@ import _TestSupport
         #expect(decoded.image == pixels && decoded.warnings.isEmpty && !decoded.hadAlpha)
     }
 
+    /// Random shapes with random patches of noise, flat colour, repeated
+    /// pixels and repeated bytes, so runs start and end everywhere,
+    /// including across block boundaries (4 KiB blocks).
+    @Test(arguments: 0..<24)
+    func roundTripsRandomPatchworks(_ seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(seed))
+        let width = 1 + Int(random.next() % 300), height = 1 + Int(random.next() % 120)
+        var pixels = TestImages.noise(count: width * height * 3, seed: UInt64(seed) &+ 11)
+        var index = 0
+        while index < pixels.count {
+            let length = min(pixels.count - index, 1 + Int(random.next() % 700))
+            switch random.next() % 4 {
+            case 0: break  // noise
+            case 1: for i in index..<(index + length) { pixels[i] = UInt8(seed) }
+            case 2: for i in index..<(index + length) where i >= 3 { pixels[i] = pixels[i - 3] }
+            default: for i in index..<(index + length) { pixels[i] = UInt8(truncatingIfNeeded: i / 9) }
+            }
+            index += length
+        }
+        let image = RGBImage(width: width, height: height, pixels: pixels)
+        let filter = FastPNGEncodeOptions.Filter.allCases[seed % 5]
+        for options in [FastPNGEncodeOptions(filter: filter, blockSize: 4096), FastPNGEncodeOptions(filter: filter)] {
+            #expect(try ImageDecoder.decode(try FastPNGEncoder.encode(image, options: options)).image == image)
+        }
+    }
+
     @Test func flatImagesCompressAndNoiseDoesNotGrowMuch() throws {
         let flat = RGBImage(width: 640, height: 480, fill: (12, 200, 90))
         #expect(try FastPNGEncoder.encode(flat).count < flat.pixels.count / 100)
