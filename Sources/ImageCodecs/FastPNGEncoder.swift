@@ -9,7 +9,9 @@ import ImageCore
 /// function of the pixels and the options: signature, IHDR, IDAT (one chunk
 /// unless the stream is longer than `maximumChunkLength`), IEND.
 public enum FastPNGEncoder {
-    /// The PNG file for `image` (colour type 2, 8 bits per sample, not interlaced).
+    /// The PNG file for `image`: colour type 2 (RGB), or 0 (grey) when every
+    /// pixel is grey and `options.greyscaleWhenPossible`; 8 bits per sample,
+    /// not interlaced.
     public static func encode(_ image: RGBImage, options: FastPNGEncodeOptions = FastPNGEncodeOptions()) throws(PNGEncodeError) -> [UInt8] {
         guard (4096...(16 << 20)).contains(options.blockSize) else {
             throw .invalidOptions("block size \(options.blockSize) is outside 4096...\(16 << 20)")
@@ -21,29 +23,44 @@ public enum FastPNGEncoder {
         guard image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
             throw .invalidOptions("\(image.width)x\(image.height) exceeds PNG's limit of \(Int32.max) per side")
         }
-        let layout = Layout(width: image.width, height: image.height, options: options)
         return image.pixels.withUnsafeBufferPointer { pixels in
-            [UInt8](unsafeUninitializedCapacity: layout.capacity) { buffer, count in
+            let grey = options.greyscaleWhenPossible && isGrey(pixels)
+            let layout = Layout(width: image.width, height: image.height, channels: grey ? 1 : 3, options: options)
+            return [UInt8](unsafeUninitializedCapacity: layout.capacity) { buffer, count in
                 count = write(pixels.baseAddress!, layout, options, into: UnsafeMutableRawBufferPointer(buffer))
             }
         }
+    }
+
+    /// True when every pixel has R = G = B (stops at the first that does not).
+    private static func isGrey(_ pixels: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = pixels.baseAddress else { return true }
+        var index = 0
+        while index + 3 <= pixels.count {
+            if base[index] != base[index + 1] || base[index] != base[index + 2] { return false }
+            index += 3
+        }
+        return true
     }
 
     /// Sizes derived once from the image shape.
     struct Layout {
         let width: Int
         let height: Int
-        /// Filter byte + 3·width.
+        /// Samples per pixel written: 3 (RGB) or 1 (grey).
+        let channels: Int
+        /// Filter byte + channels·width.
         let rowLength: Int
         let rowsPerBlock: Int
         let blockCount: Int
         let zlibBound: Int
         let capacity: Int
 
-        init(width: Int, height: Int, options: FastPNGEncodeOptions) {
+        init(width: Int, height: Int, channels: Int, options: FastPNGEncodeOptions) {
             self.width = width
             self.height = height
-            rowLength = 3 * width + 1
+            self.channels = channels
+            rowLength = channels * width + 1
             rowsPerBlock = max(1, min(height, options.blockSize / rowLength))
             blockCount = (height + rowsPerBlock - 1) / rowsPerBlock
             let lastRows = height - (blockCount - 1) * rowsPerBlock
@@ -70,7 +87,7 @@ public enum FastPNGEncoder {
             bytes.storeBytes(of: UInt32(layout.height).bigEndian, toByteOffset: 4, as: UInt32.self)
         }
         header[8] = 8  // bits per sample
-        header[9] = 2  // colour type: RGB
+        header[9] = layout.channels == 1 ? 0 : 2  // colour type: greyscale or RGB
         // compression 0 (deflate), filter method 0, no interlacing
         position = writeChunk(0x4948_4452, header, base, position)  // IHDR
 
@@ -108,15 +125,26 @@ public enum FastPNGEncoder {
         defer { filtered.deallocate() }
         let compressor = DeflateCompressor(maxBlockLength: blockBytes, findsRuns: options.runLengthMatches)
         let filter = PNGRowFilter(options.filter)
-        let pixelRow = layout.rowLength - 1
+        let pixelRow = 3 * layout.width
+        let sampleRow = layout.rowLength - 1
+        // Grey images: the R samples of the current and previous rows, gathered.
+        let greyRows = UnsafeMutablePointer<UInt8>.allocate(capacity: layout.channels == 1 ? 2 * layout.width : 0)
+        defer { greyRows.deallocate() }
         var adler = Adler32()
         var row = 0
         while row < layout.height {
             let rows = min(layout.rowsPerBlock, layout.height - row)
             for index in 0..<rows {
                 let y = row + index
-                let current = pixels + y * pixelRow
-                filter.apply(current: current, previous: y > 0 ? current - pixelRow : nil, count: pixelRow,
+                var current = pixels + y * pixelRow
+                var previous = y > 0 ? current - pixelRow : nil
+                if layout.channels == 1 {
+                    let grey = greyRows + (y & 1) * layout.width
+                    for x in 0..<layout.width { grey[x] = current[3 * x] }
+                    current = UnsafePointer(grey)
+                    previous = y > 0 ? UnsafePointer(greyRows + ((y + 1) & 1) * layout.width) : nil
+                }
+                filter.apply(current: current, previous: previous, count: sampleRow, pixelBytes: layout.channels,
                              into: filtered + index * layout.rowLength)
             }
             let block = UnsafeRawBufferPointer(start: filtered, count: rows * layout.rowLength)

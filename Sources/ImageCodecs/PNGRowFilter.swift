@@ -1,16 +1,15 @@
-/// PNG's per-row filters (PNG spec §9.2) for 3-byte RGB pixels, vectorized.
+/// PNG's per-row filters (PNG spec §9.2) for 8-bit samples (1-byte grey or
+/// 3-byte RGB pixels), vectorized.
 ///
 /// Encoding never depends on earlier *filtered* bytes, only on the raw
 /// current and previous rows, so every filter runs 16 or 32 bytes at a time.
 enum PNGRowFilter: UInt8, Sendable, CaseIterable {
     case none = 0, sub = 1, up = 2, average = 3, paeth = 4
 
-    private static let pixelBytes = 3
-
     /// Writes the filter-type byte and `count` filtered bytes of `current` to `output`.
     /// `previous` is the raw row above (nil for the first row, which PNG treats as zeros).
     @inline(__always)
-    func apply(current: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?, count: Int,
+    func apply(current: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>?, count: Int, pixelBytes: Int,
                into output: UnsafeMutablePointer<UInt8>) {
         output[0] = rawValue
         let out = output + 1
@@ -18,17 +17,17 @@ enum PNGRowFilter: UInt8, Sendable, CaseIterable {
         case .none:
             out.update(from: current, count: count)
         case .sub:
-            Self.sub(current, count, out)
+            Self.sub(current, count, pixelBytes, out)
         case .up:
             if let previous { Self.up(current, previous, count, out) } else { out.update(from: current, count: count) }
         case .average:
-            Self.average(current, previous, count, out)
+            Self.average(current, previous, count, pixelBytes, out)
         case .paeth:
-            if let previous { Self.paeth(current, previous, count, out) } else { Self.sub(current, count, out) }
+            if let previous { Self.paeth(current, previous, count, pixelBytes, out) } else { Self.sub(current, count, pixelBytes, out) }
         }
     }
 
-    private static func sub(_ current: UnsafePointer<UInt8>, _ count: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    private static func sub(_ current: UnsafePointer<UInt8>, _ count: Int, _ pixelBytes: Int, _ out: UnsafeMutablePointer<UInt8>) {
         let head = min(count, pixelBytes)
         for index in 0..<head { out[index] = current[index] }
         var index = head
@@ -63,7 +62,7 @@ enum PNGRowFilter: UInt8, Sendable, CaseIterable {
 
     /// Average: prediction ⌊(left + up) / 2⌋ (scalar; not a default).
     private static func average(_ current: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>?, _ count: Int,
-                                _ out: UnsafeMutablePointer<UInt8>) {
+                                _ pixelBytes: Int, _ out: UnsafeMutablePointer<UInt8>) {
         for index in 0..<count {
             let left = index >= pixelBytes ? Int(current[index - pixelBytes]) : 0
             let up = previous.map { Int($0[index]) } ?? 0
@@ -72,7 +71,7 @@ enum PNGRowFilter: UInt8, Sendable, CaseIterable {
     }
 
     private static func paeth(_ current: UnsafePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ count: Int,
-                              _ out: UnsafeMutablePointer<UInt8>) {
+                              _ pixelBytes: Int, _ out: UnsafeMutablePointer<UInt8>) {
         // First pixel: left and upper-left are zero, so the predictor is `up`.
         let head = min(count, pixelBytes)
         for index in 0..<head { out[index] = current[index] &- previous[index] }
