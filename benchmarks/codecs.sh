@@ -49,7 +49,7 @@ png_table() {
     local title=$1; shift
     echo
     echo "PNG encode, $title (MP/s wall and thread-CPU; bytes per pixel; ratios vs libpng level 1 + Up)"
-    printf '%-46s %10s %10s %12s %11s %11s\n' setting "MP/s wall" "MP/s cpu" "bytes/pixel" "speed×" "size×"
+    printf '%-56s %10s %10s %12s %11s %11s\n' setting "MP/s wall" "MP/s cpu" "bytes/pixel" "speed×" "size×"
     declare -A best_wall best_cpu bpp
     local order=() name kind wall cpu bytes
     for ((r = 0; r < ROUNDS; r++)); do
@@ -86,7 +86,7 @@ PY
     done
     local base="libpng(level1+up,previous-default)"
     for name in "${order[@]}"; do
-        printf '%-46s %10.1f %10.1f %12.3f %10.2fx %10.2fx\n' "$name" "${best_wall[$name]}" "${best_cpu[$name]}" "${bpp[$name]}" \
+        printf '%-56s %10.1f %10.1f %12.3f %10.2fx %10.2fx\n' "$name" "${best_wall[$name]}" "${best_cpu[$name]}" "${bpp[$name]}" \
             "$(awk -v a="${best_cpu[$name]}" -v b="${best_cpu[$base]:-0}" 'BEGIN {print (b > 0) ? a / b : 0}')" \
             "$(awk -v a="${bpp[$name]}" -v b="${bpp[$base]:-0}" 'BEGIN {print (b > 0) ? a / b : 0}')"
     done
