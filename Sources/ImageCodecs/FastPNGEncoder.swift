@@ -32,11 +32,31 @@ public enum FastPNGEncoder {
         }
     }
 
-    /// True when every pixel has R = G = B (stops at the first that does not).
+    /// True when every pixel has R = G = B. Works on 24 bytes (8 pixels) per
+    /// step: byte j must equal byte j + 1 unless j is a pixel's last byte,
+    /// so three 8-byte XORs against the stream shifted by one, masked, must
+    /// be zero. Checks in runs of 1536 bytes, stopping at the first colour.
     private static func isGrey(_ pixels: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = pixels.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let count = pixels.count
+        @inline(__always) func differences(_ offset: Int, _ mask: UInt64) -> UInt64 {
+            (raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                ^ raw.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)) & mask
+        }
         var index = 0
-        while index + 3 <= pixels.count {
+        // Little-endian byte k of a mask is position offset + k; 0x00 where that position is a B sample.
+        while index + 1536 + 1 <= count {
+            var found: UInt64 = 0
+            for step in stride(from: index, to: index + 1536, by: 24) {
+                found |= differences(step, UInt64(0xFFFF_00FF_FF00_FFFF).littleEndian)
+                    | differences(step + 8, UInt64(0xFF00_FFFF_00FF_FF00).littleEndian)
+                    | differences(step + 16, UInt64(0x00FF_FF00_FFFF_00FF).littleEndian)
+            }
+            if found != 0 { return false }
+            index += 1536
+        }
+        while index + 3 <= count {
             if base[index] != base[index + 1] || base[index] != base[index + 2] { return false }
             index += 3
         }

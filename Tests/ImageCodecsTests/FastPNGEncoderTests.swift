@@ -173,10 +173,12 @@ import _TestSupport
         #expect(try FastPNGTestImages.chunks(rgb)[0].data[9] == 2)
         #expect(grey.count < rgb.count)
         #expect(try ImageDecoder.decode(grey).image == image && ImageDecoder.decode(rgb).image == image)
-        // One coloured pixel anywhere makes it RGB.
-        var almost = image
-        almost.pixels[almost.pixels.count - 2] &+= 1
-        #expect(try FastPNGTestImages.chunks(try FastPNGEncoder.encode(almost))[0].data[9] == 2)
+        // One changed sample anywhere (R, G or B; in the 8-pixel steps or the tail) makes it RGB.
+        for index in [0, 1, 2, 3, 700, 1535, 1536, 1537, 5000, 10_751, 10_752, image.pixels.count - 1] {
+            var almost = image
+            almost.pixels[index] &+= 1
+            #expect(try FastPNGTestImages.chunks(try FastPNGEncoder.encode(almost))[0].data[9] == 2, "sample \(index)")
+        }
     }
 
     @Test func outputIsDeterministic() throws {
