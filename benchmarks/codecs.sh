@@ -2,8 +2,10 @@
 # Codec throughput, one thread, side by side:
 #   JPEG decode: facepipe (ImageDecoder, TurboJPEG → RGB) vs tjbench on the same files,
 #                interleaved ROUNDS times, best of each (both measure wall time).
-#   PNG encode:  facepipe's default vs zlib level 6 vs OpenCV's default (level 1 + RLE +
-#                adaptive filters), MP/s and bytes/pixel over the same decoded photos.
+#   PNG encode:  FastPNGEncoder (facepipe's default) vs libpng level 1 + Up (the previous
+#                default), zlib level 6, OpenCV's settings through libpng, and cv2.imencode
+#                itself (.venv): MP/s, bytes/pixel and ratios, on the sample photos and
+#                on one 12 MP photo from datasets/build/bench.tar when it exists.
 # Usage: benchmarks/codecs.sh [FILES...]   (default: datasets/sources photos)
 # Env: SECONDS_PER_RUN (default 1), ROUNDS (default 3), FACEPIPE (binary; default `make -s bin-path`).
 set -euo pipefail
@@ -40,22 +42,64 @@ for f in "${JPEGS[@]}"; do
 done
 [[ $count -gt 0 ]] && echo "mean facepipe/tjbench: $(awk -v s="$sum_ratio" -v n="$count" 'BEGIN {printf "%.0f%%", 100 * s / n}') (target ≥ 90%)"
 
+# PNG encode: one table per image set (the sample photos; one ~12 MP photo from
+# bench.tar when it exists). Ratios are against libpng level 1 + Up, the
+# previous default; cv2.imencode('.png') runs in .venv on the same files.
+png_table() {
+    local title=$1; shift
+    echo
+    echo "PNG encode, $title (MP/s wall and thread-CPU; bytes per pixel; ratios vs libpng level 1 + Up)"
+    printf '%-56s %10s %10s %12s %11s %11s\n' setting "MP/s wall" "MP/s cpu" "bytes/pixel" "speed×" "size×"
+    declare -A best_wall best_cpu bpp
+    local order=() name kind wall cpu bytes
+    for ((r = 0; r < ROUNDS; r++)); do
+        while IFS=$'\t' read -r kind name wall cpu bytes; do
+            [[ $kind == encode && $name != setting ]] || continue
+            [[ -n ${bpp[$name]:-} ]] || order+=("$name")
+            bpp[$name]=$bytes
+            best_wall[$name]=$(awk -v a="${best_wall[$name]:-0}" -v b="$wall" 'BEGIN {print (b > a) ? b : a}')
+            best_cpu[$name]=$(awk -v a="${best_cpu[$name]:-0}" -v b="$cpu" 'BEGIN {print (b > a) ? b : a}')
+        done < <("$BIN" bench-codecs "$@" --encode-only --seconds "$SECONDS_PER_RUN"
+                 if [[ -x .venv/bin/python ]]; then .venv/bin/python - "$SECONDS_PER_RUN" "$@" 2>/dev/null <<'PY'
+import sys, time
+try:
+    import cv2
+except ImportError:
+    sys.exit(0)
+seconds, files = float(sys.argv[1]), sys.argv[2:]
+images = [cv2.imread(f, cv2.IMREAD_COLOR) for f in files]
+pixels = sum(i.shape[0] * i.shape[1] for i in images)
+size = sum(len(cv2.imencode(".png", i)[1]) for i in images)
+def run():
+    for i in images:
+        cv2.imencode(".png", i)
+end = time.perf_counter() + min(0.5, seconds)
+while time.perf_counter() < end:
+    run()
+n, w0, c0 = 0, time.perf_counter(), time.thread_time()
+while time.perf_counter() - w0 < seconds:
+    run(); n += 1
+w, c = time.perf_counter() - w0, time.thread_time() - c0
+print(f"encode\tcv2.imencode(opencv-default)\t{n * pixels / 1e6 / w:.1f}\t{n * pixels / 1e6 / c:.1f}\t{size / pixels:.3f}")
+PY
+                 fi)
+    done
+    local base="libpng(level1+up,previous-default)"
+    for name in "${order[@]}"; do
+        printf '%-56s %10.1f %10.1f %12.3f %10.2fx %10.2fx\n' "$name" "${best_wall[$name]}" "${best_cpu[$name]}" "${bpp[$name]}" \
+            "$(awk -v a="${best_cpu[$name]}" -v b="${best_cpu[$base]:-0}" 'BEGIN {print (b > 0) ? a / b : 0}')" \
+            "$(awk -v a="${bpp[$name]}" -v b="${bpp[$base]:-0}" 'BEGIN {print (b > 0) ? a / b : 0}')"
+    done
+}
+
+png_table "${#FILES[@]} photos" "${FILES[@]}"
+if [[ $# -eq 0 && -f datasets/build/bench.tar ]]; then
+    big=$(tar -tf datasets/build/bench.tar | grep -E '3453x3453\.(jpg|png)$' | head -1 || true)
+    if [[ -n $big ]]; then
+        tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+        tar -xf datasets/build/bench.tar -C "$tmp" "$big"
+        png_table "one 12 MP photo ($(basename "$big"))" "$tmp/$big"
+    fi
+fi
 echo
-echo "PNG encode of the decoded photos (MP/s wall and thread-CPU; bytes per pixel)"
-printf '%-40s %10s %10s %12s\n' setting "MP/s wall" "MP/s cpu" "bytes/pixel"
-declare -A best_wall best_cpu bpp
-order=()
-for ((r = 0; r < ROUNDS; r++)); do
-    while IFS=$'\t' read -r kind name wall cpu bytes; do
-        [[ $kind == encode && $name != setting ]] || continue
-        [[ -n ${bpp[$name]:-} ]] || order+=("$name")
-        bpp[$name]=$bytes
-        best_wall[$name]=$(awk -v a="${best_wall[$name]:-0}" -v b="$wall" 'BEGIN {print (b > a) ? b : a}')
-        best_cpu[$name]=$(awk -v a="${best_cpu[$name]:-0}" -v b="$cpu" 'BEGIN {print (b > a) ? b : a}')
-    done < <("$BIN" bench-codecs "${FILES[@]}" --encode-only --seconds "$SECONDS_PER_RUN")
-done
-for name in "${order[@]}"; do
-    printf '%-40s %10.1f %10.1f %12.3f\n' "$name" "${best_wall[$name]}" "${best_cpu[$name]}" "${bpp[$name]}"
-done
-echo
-echo "Full PNG sweep (level × strategy × filter): $BIN bench-codecs FILES... --encode-only --sweep"
+echo "Full PNG sweeps: $BIN bench-codecs FILES... --encode-only --sweep (libpng) or --fast-sweep (FastPNGEncoder)"

@@ -1,4 +1,4 @@
-/// How `PNGEncoder` compresses. Every combination gives a valid, lossless PNG;
+/// How `PNGEncoder` (libpng) compresses. Every combination gives a valid, lossless PNG;
 /// they trade speed against size. Output bytes depend only on the pixels and
 /// these options (no timestamps or text chunks are written).
 public struct PNGEncodeOptions: Sendable, Hashable {

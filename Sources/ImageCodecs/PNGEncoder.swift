@@ -21,6 +21,10 @@ public enum PNGEncodeError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// Encodes 8-bit RGB images as PNG in memory with libpng (through a small C
 /// shim, so libpng's setjmp/longjmp never crosses Swift frames).
+///
+/// facepipe's outputs use `FastPNGEncoder` (several times faster); this path
+/// stays for `ImageOutputFormat.png(PNGEncodeOptions)`, for smaller files at
+/// higher zlib levels, and for tests, which build every PNG flavour with it.
 public enum PNGEncoder {
     /// The PNG file for `image` (colour type 2, 8 bits per sample, not interlaced).
     public static func encode(_ image: RGBImage, options: PNGEncodeOptions = PNGEncodeOptions()) throws(PNGEncodeError) -> [UInt8] {

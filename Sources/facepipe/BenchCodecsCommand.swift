@@ -21,13 +21,16 @@ struct BenchCodecsCommand: ParsableCommand {
     @Flag(help: "Time decoding only.")
     var decodeOnly = false
 
-    @Flag(help: "Time PNG encoding only (files are decoded once, untimed).")
+    @Flag(help: "Time PNG encoding only (files are decoded once, untimed): FastPNGEncoder's default, then libpng settings.")
     var encodeOnly = false
 
     @Flag(help: "Sweep zlib level × strategy × filter for PNG encoding instead of the three named settings.")
     var sweep = false
 
-    @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive); repeatable.")
+    @Flag(help: "Sweep the fast encoder's filter × block size (and runs off) instead of the named settings.")
+    var fastSweep = false
+
+    @Option(name: .customLong("setting"), help: "Only these sweep settings (e.g. level1-rle-adaptive; `fast` = FastPNGEncoder only); repeatable.")
     var onlySettings: [String] = []
 
     @Option(help: "JPEG DCT scale denominator for decoding: 1, 2, 4 or 8.")
@@ -57,12 +60,23 @@ struct BenchCodecsCommand: ParsableCommand {
         let settings: [(String, PNGEncodeOptions)] = !onlySettings.isEmpty
             ? Self.sweepSettings.filter { onlySettings.contains($0.0) }
             : sweep ? Self.sweepSettings : [
-            ("facepipe-default", PNGEncodeOptions()),
-            ("zlib-level-6", .zlibDefault),
-            ("opencv-default(level1+rle+adaptive)", .opencvDefault),
+            ("libpng(level1+up,previous-default)", PNGEncodeOptions()),
+            ("libpng(level6,zlib-default)", .zlibDefault),
+            ("libpng(level1+rle+adaptive,opencv-settings)", .opencvDefault),
         ]
         print("encode\tsetting\tMP/s(wall)\tMP/s(cpu)\tbytes/pixel")
         let totalPixels = Double(images.reduce(0) { $0 + $1.image.pixelCount })
+        let fastSettings = fastSweep ? Self.fastSweepSettings : [FastPNGEncodeOptions()]
+        for options in fastSettings where onlySettings.isEmpty || onlySettings.contains("fast") {
+            var bytes = 0
+            for (_, image) in images { bytes += try FastPNGEncoder.encode(image, options: options).count }
+            let rate = measure(megapixels: totalPixels / 1e6) {
+                for (_, image) in images { _ = try? FastPNGEncoder.encode(image, options: options) }
+            }
+            let name = options == FastPNGEncodeOptions() ? "fast(default: \(options))" : "fast(\(options))"
+            print("encode\t\(name.replacingOccurrences(of: " ", with: ""))\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
+        }
+        if fastSweep { return }
         for (name, options) in settings {
             var bytes = 0
             for (_, image) in images { bytes += try PNGEncoder.encode(image, options: options).count }
@@ -71,6 +85,17 @@ struct BenchCodecsCommand: ParsableCommand {
             }
             print("encode\t\(name)\t\(format(rate))\t\(String(format: "%.3f", Double(bytes) / totalPixels))")
         }
+    }
+
+    static var fastSweepSettings: [FastPNGEncodeOptions] {
+        var all: [FastPNGEncodeOptions] = []
+        for filter in FastPNGEncodeOptions.Filter.allCases {
+            for blockSize in [32 << 10, 128 << 10, 512 << 10] {
+                all.append(FastPNGEncodeOptions(filter: filter, blockSize: blockSize))
+            }
+        }
+        all.append(FastPNGEncodeOptions(filter: .up, runLengthMatches: false))
+        return all
     }
 
     static var sweepSettings: [(String, PNGEncodeOptions)] {
