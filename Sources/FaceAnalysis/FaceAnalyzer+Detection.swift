@@ -27,7 +27,6 @@ extension FaceAnalyzer {
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
         var levelImage = image
-        defer { if !plan.canvases.isEmpty { canvasDetector().releaseArena() } }
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
                 do {

@@ -9,6 +9,10 @@ int facepipe_cpu_supports_build_target(void);
 /// A human-readable list of the required extensions the CPU lacks ("" when none).
 const char *facepipe_cpu_missing_features(void);
 
+/// Caps glibc's malloc arenas at `arenas` (no-op elsewhere). Called once at
+/// start-up, before any worker thread allocates.
+void facepipe_tune_allocator(int arenas);
+
 #include "facepipe_png_encode.h"
 #include "facepipe_png_decode.h"
 
