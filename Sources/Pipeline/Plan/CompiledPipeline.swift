@@ -14,8 +14,10 @@ public struct CompiledPipeline: Sendable {
     public let modelsDirectory: URL
 
     /// Version of the cache format and of facepipe's result semantics; bump to
-    /// invalidate every cached result.
-    public static let resultsVersion = "facepipe-results-1"
+    /// invalidate every cached result. 2: accurate mode searches its pyramid
+    /// with the short-range detector on canvases; the detector letterbox
+    /// sums rows first (last-bit differences in scores and boxes).
+    public static let resultsVersion = "facepipe-results-2"
 
     /// One top-level stage of the plan.
     public struct Step: Sendable {
