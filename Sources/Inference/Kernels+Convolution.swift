@@ -159,9 +159,9 @@ extension Kernels {
                 if ox >= firstFull, ox + 4 <= lastFull {
                     // Four interior pixels.
                     var b = 0
-                    while b < blocks {
+                    while b + 1 < blocks {
                         let wa = weights + b * panel
-                        let wb = b + 1 < blocks ? wa + panel : wa
+                        let wb = wa + panel
                         var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
                         var b0 = a0, b1 = a0, b2 = a0, b3 = a0
                         for ky in kyStart..<max(kyStart, kyEnd) {
@@ -184,15 +184,36 @@ extension Kernels {
                         epilogue.store(a1, channel: c, lanes: lanes, element: element + outC + c)
                         epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * outC + c)
                         epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * outC + c)
-                        if b + 1 < blocks {
-                            let c2 = c + 8
-                            let lanes2 = min(8, outC - c2)
-                            epilogue.store(b0, channel: c2, lanes: lanes2, element: element + c2)
-                            epilogue.store(b1, channel: c2, lanes: lanes2, element: element + outC + c2)
-                            epilogue.store(b2, channel: c2, lanes: lanes2, element: element + 2 * outC + c2)
-                            epilogue.store(b3, channel: c2, lanes: lanes2, element: element + 3 * outC + c2)
-                        }
+                        let c2 = c + 8
+                        let lanes2 = min(8, outC - c2)
+                        epilogue.store(b0, channel: c2, lanes: lanes2, element: element + c2)
+                        epilogue.store(b1, channel: c2, lanes: lanes2, element: element + outC + c2)
+                        epilogue.store(b2, channel: c2, lanes: lanes2, element: element + 2 * outC + c2)
+                        epilogue.store(b3, channel: c2, lanes: lanes2, element: element + 3 * outC + c2)
                         b += 2
+                    }
+                    if b < blocks {
+                        // An odd last block (24 channels = 3 blocks): alone, not computed twice.
+                        let wa = weights + b * panel
+                        var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
+                        for ky in kyStart..<max(kyStart, kyEnd) {
+                            let x0 = input + ((iy0 + ky) * g.inWidth + ix0) * inC
+                            let x1 = x0 + pixelStep, x2 = x1 + pixelStep, x3 = x2 + pixelStep
+                            let wra = wa + ky * rowRun * 8
+                            for k in 0..<rowRun {
+                                let va = load(wra + k * 8)
+                                a0 = a0.addingProduct(SIMD8(repeating: x0[k]), va)
+                                a1 = a1.addingProduct(SIMD8(repeating: x1[k]), va)
+                                a2 = a2.addingProduct(SIMD8(repeating: x2[k]), va)
+                                a3 = a3.addingProduct(SIMD8(repeating: x3[k]), va)
+                            }
+                        }
+                        let c = b * 8
+                        let lanes = min(8, outC - c)
+                        epilogue.store(a0, channel: c, lanes: lanes, element: element + c)
+                        epilogue.store(a1, channel: c, lanes: lanes, element: element + outC + c)
+                        epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * outC + c)
+                        epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * outC + c)
                     }
                     ox += 4
                     continue
