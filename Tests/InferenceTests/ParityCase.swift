@@ -54,13 +54,21 @@ struct ParityCase: Decodable, CustomTestStringConvertible, Sendable {
 
     /// Reference samples of output `index`: (stride, values at flat indices 0, stride, …).
     func reference(_ index: Int) throws -> (stride: Int, values: [Float]) {
-        let bytes = try Fixtures.bytes(Fixtures.url("inference/\(outputs[index])"))
-        guard bytes.count >= 8 else { throw ParityFixtureError("\(outputs[index]) is truncated") }
+        try SampledReference.read("inference/\(outputs[index])")
+    }
+}
+
+/// A sampled reference output as the fixture scripts write it: UInt32 count,
+/// UInt32 stride, then `count` float32 values (all little-endian).
+enum SampledReference {
+    static func read(_ path: String) throws -> (stride: Int, values: [Float]) {
+        let bytes = try Fixtures.bytes(Fixtures.url(path))
+        guard bytes.count >= 8 else { throw ParityFixtureError("\(path) is truncated") }
         func word(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         }
         let count = Int(word(0)), stride = Int(word(4))
-        guard bytes.count == 8 + 4 * count, stride >= 1 else { throw ParityFixtureError("\(outputs[index]) has a bad header") }
+        guard bytes.count == 8 + 4 * count, stride >= 1 else { throw ParityFixtureError("\(path) has a bad header") }
         return (stride, (0..<count).map { Float(bitPattern: word(8 + 4 * $0)) })
     }
 }
