@@ -36,15 +36,7 @@ extension DetectionDecoder {
                 guard r.isFinite else { continue }
                 let cell = (i - layerStart) / perCell
                 let ax = (Float(cell % columns) + 0.5) * Float(stride), ay = (Float(cell / columns) + 0.5) * Float(stride)
-                let cx = r[0] + ax, cy = r[1] + ay
-                let halfW = r[2] / 2, halfH = r[3] / 2
-                var c = SIMD16<Float>()
-                c[0] = cx - halfW; c[1] = cy - halfH; c[2] = cx + halfW; c[3] = cy + halfH
-                for k in 0..<6 {
-                    c[4 + 2 * k] = r[4 + 2 * k] + ax
-                    c[5 + 2 * k] = r[5 + 2 * k] + ay
-                }
-                guard c[2] > c[0], c[3] > c[1] else { continue }
+                guard let c = coordinates(regressed: r, anchorX: ax, anchorY: ay) else { continue }
                 result.append(NormalizedDetection(coordinates: c, score: score))
             }
             layerStart += columns * rows * perCell

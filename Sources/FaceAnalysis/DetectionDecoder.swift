@@ -38,19 +38,28 @@ package struct DetectionDecoder: Sendable {
             var r = SIMD16<Float>()
             for k in 0..<16 { r[k] = regressors[i * 16 + k] * scale }
             guard r.isFinite else { continue }
-            let anchor = anchors[i]
-            let cx = r[0] + anchor.x, cy = r[1] + anchor.y
-            let halfW = r[2] / 2, halfH = r[3] / 2
-            var c = SIMD16<Float>()
-            c[0] = cx - halfW; c[1] = cy - halfH; c[2] = cx + halfW; c[3] = cy + halfH
-            for k in 0..<6 {
-                c[4 + 2 * k] = r[4 + 2 * k] + anchor.x
-                c[5 + 2 * k] = r[5 + 2 * k] + anchor.y
-            }
-            guard c[2] > c[0], c[3] > c[1] else { continue }
+            guard let c = Self.coordinates(regressed: r, anchorX: anchors[i].x, anchorY: anchors[i].y) else { continue }
             result.append(NormalizedDetection(coordinates: c, score: score))
         }
         return result
+    }
+}
+
+extension DetectionDecoder {
+    /// Box corners and keypoints from one anchor's regressed values (centre
+    /// offset, size, six keypoint offsets) and its centre, in the units of
+    /// the regression; `nil` for an empty box.
+    @inline(__always)
+    static func coordinates(regressed r: SIMD16<Float>, anchorX: Float, anchorY: Float) -> SIMD16<Float>? {
+        let cx = r[0] + anchorX, cy = r[1] + anchorY
+        let halfW = r[2] / 2, halfH = r[3] / 2
+        var c = SIMD16<Float>()
+        c[0] = cx - halfW; c[1] = cy - halfH; c[2] = cx + halfW; c[3] = cy + halfH
+        for k in 0..<6 {
+            c[4 + 2 * k] = r[4 + 2 * k] + anchorX
+            c[5 + 2 * k] = r[5 + 2 * k] + anchorY
+        }
+        return c[2] > c[0] && c[3] > c[1] ? c : nil
     }
 }
 
