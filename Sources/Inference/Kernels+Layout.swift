@@ -4,9 +4,15 @@ extension Kernels {
     }
 
     /// Zero padding of a rank-4 tensor: zero the output, then copy each innermost row.
+    /// Padding only after the channels (BlazeFace's skip connections, e.g. 24 → 28)
+    /// takes one vectorized pass instead.
     static func pad(_ step: Step.Pad, arena: UnsafeMutablePointer<Float>) {
         let output = arena + step.output, input = arena + step.input
         let (n, h, w, c) = step.inShape
+        if step.before == (0, 0, 0, 0), step.outShape.0 == n, step.outShape.1 == h, step.outShape.2 == w, step.outShape.3 >= 8 {
+            padChannels(input: input, output: output, pixels: n * h * w, channels: c, paddedChannels: step.outShape.3)
+            return
+        }
         let (bn, bh, bw, bc) = step.before
         let (_, oh, ow, oc) = step.outShape
         output.update(repeating: 0, count: step.outShape.0 * oh * ow * oc)
@@ -19,6 +25,39 @@ extension Kernels {
                 }
             }
         }
+    }
+
+    /// `pixels` rows of `channels` floats into rows of `paddedChannels`, zeros after.
+    /// Pixels go in order, so a full 8-lane store that runs into the next
+    /// pixel (at most 7 floats, and `paddedChannels ≥ 8`) is overwritten by
+    /// it; only the last pixel stores partial vectors.
+    /// Loads stay inside the input row plus `readSlack` (only blocks that start
+    /// before `channels` are loaded).
+    static func padChannels(input: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>,
+                            pixels: Int, channels: Int, paddedChannels: Int) {
+        guard pixels > 0 else { return }
+        // Keeps the lanes of the last, partial block that hold channels (a bit mask: exact for any value).
+        let tail = channels % 8
+        let keep = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
+            .replacing(with: 0, where: SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) .>= SIMD8(repeating: UInt32(tail)))
+            .replacing(with: .max, where: SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8(repeating: UInt32(tail)))
+        let lastFull = channels - tail
+        func row(_ p: Int, full: Bool) {
+            let source = input + p * channels, target = output + p * paddedChannels
+            var o = 0
+            while o < paddedChannels {
+                var v = SIMD8<Float>.zero
+                if o < lastFull {
+                    v = load(source + o)
+                } else if o < channels {
+                    v = unsafeBitCast(unsafeBitCast(load(source + o), to: SIMD8<UInt32>.self) & keep, to: SIMD8<Float>.self)
+                }
+                store(v, target + o, lanes: full ? 8 : min(8, paddedChannels - o))
+                o += 8
+            }
+        }
+        for p in 0..<(pixels - 1) { row(p, full: true) }
+        row(pixels - 1, full: false)
     }
 
     static func concatenation(_ step: Step.Concatenation, arena: UnsafeMutablePointer<Float>) {
