@@ -1,10 +1,19 @@
 extension Kernels {
     /// MAX_POOL_2D over the taps inside the input (padding never wins).
+    /// MAX_POOL_2D. Output vectors are stored whole (8 lanes) except at the very
+    /// end of the tensor: pixels go in order, so lanes past a pixel's channels
+    /// land in the next pixel's slots and are overwritten when it is computed
+    /// (a partial store per pixel would go through memory).
     static func maxPool(_ step: Step.MaxPool, arena: UnsafeMutablePointer<Float>) {
         let g = step.geometry
         let channels = g.inChannels
         let input = UnsafePointer(arena + step.input)
         let output = arena + step.output
+        let total = g.outHeight * g.outWidth * channels
+        @inline(__always) func put(_ value: SIMD8<Float>, _ element: Int, _ c: Int) {
+            store(value, output + element, lanes: element + 8 <= total ? 8 : min(8, channels - c))
+        }
+        let rowStride = g.inWidth * channels
         for oy in 0..<g.outHeight {
             let iy0 = oy * g.strideHeight - g.padTop
             let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
@@ -12,6 +21,18 @@ extension Kernels {
                 let ix0 = ox * g.strideWidth - g.padLeft
                 let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
                 let element = (oy * g.outWidth + ox) * channels
+                if kyStart == 0, kyEnd == 2, kxStart == 0, kxEnd == 2, g.kernelHeight == 2, g.kernelWidth == 2 {
+                    // A whole 2×2 window.
+                    let p0 = input + (iy0 * g.inWidth + ix0) * channels, p1 = p0 + rowStride
+                    var c = 0
+                    while c < channels {
+                        let top = maximum(load(p0 + c), load(p0 + channels + c))
+                        let bottom = maximum(load(p1 + c), load(p1 + channels + c))
+                        put(maximum(top, bottom), element + c, c)
+                        c += 8
+                    }
+                    continue
+                }
                 var c = 0
                 while c < channels {
                     var best = SIMD8<Float>(repeating: -.infinity)
@@ -20,7 +41,7 @@ extension Kernels {
                             best = maximum(best, load(input + ((iy0 + ky) * g.inWidth + ix0 + kx) * channels + c))
                         }
                     }
-                    store(best, output + element + c, lanes: min(8, channels - c))
+                    put(best, element + c, c)
                     c += 8
                 }
             }
