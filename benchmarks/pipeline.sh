@@ -4,7 +4,8 @@
 # drawing, PNG, CSV) on the same archive and the same cores, in one run, plus
 # the decode + PNG-encode floor (facepipe's `upright-png` pipeline).
 #
-# Environment: WORKERS (default 2), ARCHIVE (default datasets/build/bench.tar,
+# Environment: WORKERS (default 2), ROUNDS (default 3: the median of three
+# back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
 # built by datasets/build-bench.py, or benchmarks/heavy_archive.py when that
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
 set -euo pipefail
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 scripts/install-system-deps.sh time   # GNU time for peak RSS
 
 WORKERS="${WORKERS:-2}"
+ROUNDS="${ROUNDS:-3}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 BIN="$(swift build -c release --show-bin-path)/facepipe"
@@ -53,42 +55,61 @@ facepipe_counts() {  # images, megapixels and faces from run.json
     python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["entries"], s["megapixels"], s["faces"])' "$1/run.json"
 }
 
-echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, cores: $(nproc)"
-measure floor "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor" --workers "$WORKERS" --quiet
-measure facepipe "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe" --workers "$WORKERS" --quiet
-measure wholeframe "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe" --workers "$WORKERS" --quiet
-measure mediapipe taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
-    --out "$WORK/mediapipe" --workers "$WORKERS"
+echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, cores: $(nproc), rounds: $ROUNDS"
+# Each round runs the four jobs back to back; the ratio of one round compares
+# runs minutes apart, and the median over rounds damps the machine's drift.
+for round in $(seq 1 "$ROUNDS"); do
+    measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
+    measure "facepipe$round" "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe$round" --workers "$WORKERS" --quiet
+    measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
+    measure "mediapipe$round" taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
+        --out "$WORK/mediapipe$round" --workers "$WORKERS"
 
-failed_everything=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(int(s["entries"] > 0 and s["failedEntries"] == s["entries"]))' "$WORK/facepipe/run.json")
-if [ "$failed_everything" = 1 ]; then
-    echo "facepipe faces failed on every entry; first error:" >&2
-    sed -n 2p "$WORK/facepipe/manifest.csv" >&2
-    exit 1
-fi
+    failed_everything=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(int(s["entries"] > 0 and s["failedEntries"] == s["entries"]))' "$WORK/facepipe$round/run.json")
+    if [ "$failed_everything" = 1 ]; then
+        echo "facepipe faces failed on every entry; first error:" >&2
+        sed -n 2p "$WORK/facepipe$round/manifest.csv" >&2
+        exit 1
+    fi
+    for job in floor facepipe wholeframe; do
+        echo "$job $round $(facepipe_counts "$WORK/$job$round") $(wall_s "$job$round") $(rss_mb "$job$round")" >> "$WORK/results"
+        rm -rf "${WORK:?}/$job$round"
+    done
+    echo "mediapipe $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe$round.out") $(wall_s "mediapipe$round") $(rss_mb "mediapipe$round")" >> "$WORK/results"
+    rm -rf "${WORK:?}/mediapipe$round"
+done
 
-read -r floor_images floor_mp floor_faces < <(facepipe_counts "$WORK/floor")
-read -r fp_images fp_mp fp_faces < <(facepipe_counts "$WORK/facepipe")
-read -r wf_images wf_mp wf_faces < <(facepipe_counts "$WORK/wholeframe")
-read -r mp_images mp_mp mp_faces < <(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe.out")
-
-python3 - "$floor_images" "$floor_mp" "$(wall_s floor)" "$(rss_mb floor)" "-" \
-          "$fp_images" "$fp_mp" "$(wall_s facepipe)" "$(rss_mb facepipe)" "$fp_faces" \
-          "$wf_images" "$wf_mp" "$(wall_s wholeframe)" "$(rss_mb wholeframe)" "$wf_faces" \
-          "$mp_images" "$mp_mp" "$(wall_s mediapipe)" "$(rss_mb mediapipe)" "$mp_faces" <<'PY'
-import sys
-v = sys.argv[1:]
-rows = [("decode+PNG floor (facepipe upright-png)", *v[0:5]), ("facepipe faces", *v[5:10]),
-        ("facepipe whole-frame (MediaPipe's work)", *v[10:15]), ("MediaPipe Python (0.10.14)", *v[15:20])]
+python3 - "$WORK/results" <<'PY'
+import statistics, sys
+names = {"floor": "decode+PNG floor (facepipe upright-png)", "facepipe": "facepipe faces",
+         "wholeframe": "facepipe whole-frame (MediaPipe's work)", "mediapipe": "MediaPipe Python (0.10.14)"}
+runs = {}  # job -> [(round, images, megapixels, faces, seconds, rss)]
+for line in open(sys.argv[1]):
+    job, rnd, images, mp, faces, seconds, rss = line.split()
+    runs.setdefault(job, []).append((int(rnd), int(images), float(mp), faces, float(seconds), rss))
+rate = lambda run: run[1] / run[4]
+rounds = len(runs["facepipe"])
+if rounds > 1:
+    for i in range(rounds):
+        r = {job: rate(runs[job][i]) for job in names}
+        print(f"round {i + 1}: img/s floor {r['floor']:.1f}, faces {r['facepipe']:.1f}, whole-frame {r['wholeframe']:.1f}, "
+              f"MediaPipe {r['mediapipe']:.1f}; faces / MediaPipe {r['facepipe'] / r['mediapipe']:.2f}x, "
+              f"whole-frame / MediaPipe {r['wholeframe'] / r['mediapipe']:.2f}x")
+    print(f"median of {rounds} rounds:")
 print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12} {'faces':>6}")
 rates = {}
-for name, images, mp, seconds, rss, faces in rows:
-    images, mp, seconds = int(images), float(mp), float(seconds)
-    rates[name] = images / seconds
+for job, name in names.items():
+    seconds = statistics.median(run[4] for run in runs[job])
+    _, images, mp, faces, _, _ = runs[job][0]
+    faces = "-" if job == "floor" else faces
+    rss = max(int(run[5]) for run in runs[job])
+    rates[job] = images / seconds
     print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12} {faces:>6}")
-fp, base = rates["facepipe faces"], rates["MediaPipe Python (0.10.14)"]
-print(f"facepipe faces / MediaPipe throughput: {fp / base:.2f}x   (facepipe at {fp / rates[rows[0][0]] * 100:.0f}% of its I/O floor)")
-print(f"facepipe whole-frame / MediaPipe throughput: {rates[rows[2][0]] / base:.2f}x   (same detector, same frame, same per-face work)")
-print("peak RSS: largest single process (MediaPipe uses one process per worker)")
+ratios = lambda job: sorted(rate(a) / rate(b) for a, b in zip(runs[job], runs["mediapipe"]))
+fp, wf = ratios("facepipe"), ratios("wholeframe")
+span = lambda values: f" (rounds: {', '.join(f'{v:.2f}x' for v in values)})" if len(values) > 1 else ""
+print(f"facepipe faces / MediaPipe throughput: {statistics.median(fp):.2f}x{span(fp)}   (facepipe at {rates['facepipe'] / rates['floor'] * 100:.0f}% of its I/O floor)")
+print(f"facepipe whole-frame / MediaPipe throughput: {statistics.median(wf):.2f}x{span(wf)}   (same detector, same frame, same per-face work)")
+print("ratios: median of the per-round ratios; peak RSS: largest single process over all rounds (MediaPipe uses one process per worker)")
 print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5)")
 PY
