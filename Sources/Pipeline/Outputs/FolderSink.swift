@@ -8,7 +8,7 @@ final class FolderSink: OutputSink {
 
     func write(_ bytes: [UInt8], to relativePath: String) throws {
         let url = try OutputLocation.resolve(relativePath, under: root)
-        try AtomicFile.write(Data(bytes), to: url)
+        try AtomicFile.write(bytes, to: url)
     }
 
     func finish() throws {}
