@@ -158,6 +158,13 @@ extension Kernels {
                 let ix0 = ox * g.strideWidth - g.padLeft
                 if ox >= firstFull, ox + 4 <= lastFull {
                     // Four interior pixels.
+                    if blocks == 3 {
+                        windowedInteriorThreeBlocks(g, weights: weights,
+                                            rowStart: input + (iy0 * g.inWidth + ix0) * inC,
+                                            kyStart: kyStart, kyEnd: kyEnd, element: element, epilogue: epilogue)
+                        ox += 4
+                        continue
+                    }
                     var b = 0
                     while b + 1 < blocks {
                         let wa = weights + b * panel
