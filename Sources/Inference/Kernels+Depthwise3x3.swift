@@ -84,6 +84,50 @@ extension Kernels {
         let rowBase = input + (iy0 * g.inWidth - g.padLeft) * channels
         let outBase = oy * g.outWidth * channels
         var ox = start
+        // Eight pixels: eight independent FMA chains (four leave the FMA units
+        // waiting on latency) and ten loads per kernel row for 24 FMAs.
+        let c6 = 6 * channels, c7 = 7 * channels, c8 = 8 * channels, c9 = 9 * channels
+        while ox + 8 <= end {
+            var c = 0
+            while c < channels {
+                let lanes = min(8, channels - c)
+                var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+                var r = rowBase + ox * channels + c
+                var w = weights + c
+                for _ in 0..<3 {
+                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
+                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + c2)
+                    a0 = a0.addingProduct(x0, wa); a1 = a1.addingProduct(x1, wa); a2 = a2.addingProduct(x2, wa)
+                    a0 = a0.addingProduct(x1, wb); a1 = a1.addingProduct(x2, wb)
+                    a0 = a0.addingProduct(x2, wc)
+                    let x3 = load(r + c3), x4 = load(r + c4)
+                    a3 = a3.addingProduct(x3, wa); a4 = a4.addingProduct(x4, wa)
+                    a2 = a2.addingProduct(x3, wb); a3 = a3.addingProduct(x4, wb)
+                    a1 = a1.addingProduct(x3, wc); a2 = a2.addingProduct(x4, wc)
+                    let x5 = load(r + c5), x6 = load(r + c6)
+                    a5 = a5.addingProduct(x5, wa); a6 = a6.addingProduct(x6, wa)
+                    a4 = a4.addingProduct(x5, wb); a5 = a5.addingProduct(x6, wb)
+                    a3 = a3.addingProduct(x5, wc); a4 = a4.addingProduct(x6, wc)
+                    let x7 = load(r + c7), x8 = load(r + c8), x9 = load(r + c9)
+                    a7 = a7.addingProduct(x7, wa)
+                    a6 = a6.addingProduct(x7, wb); a7 = a7.addingProduct(x8, wb)
+                    a5 = a5.addingProduct(x7, wc); a6 = a6.addingProduct(x8, wc); a7 = a7.addingProduct(x9, wc)
+                    r += rowStride
+                    w += 3 * padded
+                }
+                let element = outBase + ox * channels + c
+                epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
+                epilogue.store(a2, channel: c, lanes: lanes, element: element + c2)
+                epilogue.store(a3, channel: c, lanes: lanes, element: element + c3)
+                epilogue.store(a4, channel: c, lanes: lanes, element: element + c4)
+                epilogue.store(a5, channel: c, lanes: lanes, element: element + c5)
+                epilogue.store(a6, channel: c, lanes: lanes, element: element + c6)
+                epilogue.store(a7, channel: c, lanes: lanes, element: element + c7)
+                c += 8
+            }
+            ox += 8
+        }
         while ox + 4 <= end {
             var c = 0
             while c < channels {
