@@ -15,8 +15,8 @@ extension Kernels {
     }
 
     /// 1×1 convolution as a GEMM: tiles of 6 pixels × 16 output channels held in
-    /// twelve SIMD8 accumulators (then 4-pixel and 1-pixel tiles for the rest);
-    /// weights packed `[O/8][I][8]`.
+    /// twelve SIMD8 accumulators (an odd last 8-channel block in a 6 × 8 tile;
+    /// then 4-pixel and 1-pixel tiles for the rest); weights packed `[O/8][I][8]`.
     static func pointwise<E: OutputEpilogue>(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>, epilogue: E) {
         let g = step.geometry
         let inC = g.inChannels, outC = g.outChannels
@@ -32,7 +32,26 @@ extension Kernels {
             var b = 0
             while b < blocks {
                 let wa = weights + b * panel
-                let wb = b + 1 < blocks ? wa + panel : wa
+                if b + 1 == blocks {
+                    // An odd last block (24, 36, 56 … channels) alone: six accumulators, not a duplicate pair.
+                    var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0
+                    for i in 0..<inC {
+                        let va = load(wa + i * 8)
+                        a0 = a0.addingProduct(SIMD8(repeating: x0[i]), va); a1 = a1.addingProduct(SIMD8(repeating: x1[i]), va)
+                        a2 = a2.addingProduct(SIMD8(repeating: x2[i]), va); a3 = a3.addingProduct(SIMD8(repeating: x3[i]), va)
+                        a4 = a4.addingProduct(SIMD8(repeating: x4[i]), va); a5 = a5.addingProduct(SIMD8(repeating: x5[i]), va)
+                    }
+                    let c = b * 8, lanes = min(8, outC - c)
+                    let e = p * outC + c
+                    epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                    epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                    epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                    epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
+                    epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
+                    epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
+                    break
+                }
+                let wb = wa + panel
                 var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0
                 var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0
                 for i in 0..<inC {
@@ -58,7 +77,7 @@ extension Kernels {
                 epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
                 epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
                 epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
-                if b + 1 < blocks {
+                do {
                     let lanesB = min(8, outC - c - 8)
                     epilogue.store(b0, channel: c + 8, lanes: lanesB, element: e + 8)
                     epilogue.store(b1, channel: c + 8, lanes: lanesB, element: e + 8 + outC)
