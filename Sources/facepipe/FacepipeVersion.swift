@@ -1,3 +1,3 @@
 enum FacepipeVersion {
-    static let string = "0.2.0"
+    static let string = "0.3.0"
 }

@@ -16,8 +16,9 @@ public struct CompiledPipeline: Sendable {
     /// Version of the cache format and of facepipe's result semantics; bump to
     /// invalidate every cached result. 2: accurate mode searches its pyramid
     /// with the short-range detector on canvases; the detector letterbox
-    /// sums rows first (last-bit differences in scores and boxes).
-    public static let resultsVersion = "facepipe-results-2"
+    /// sums rows first (last-bit differences in scores and boxes). 3: the
+    /// finest pyramid level makes a `minFaceSize` face 26 px instead of 28.
+    public static let resultsVersion = "facepipe-results-3"
 
     /// One top-level stage of the plan.
     public struct Step: Sendable {
