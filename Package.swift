@@ -16,6 +16,11 @@ let targetCPU = Context.environment["FACEPIPE_TARGET_CPU"] ?? "haswell"
 let simdSwift: [SwiftSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-target-cpu", targetCPU])]
 let simdC: [CSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-march=\(targetCPU)"])]
 let cpuCheck: [CSetting] = targetCPU == "generic" ? [] : [.define("FACEPIPE_REQUIRES_X86_V3")]
+// The 16-lane kernels (InferenceWide) are compiled for AVX-512 and chosen at
+// run time only on a CPU that has it (CCPUFeatures); a generic build compiles
+// them without the flag and never chooses them. See README "CPU target".
+let wideSwift: [SwiftSetting] = targetCPU == "generic"
+    ? [] : [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FACEPIPE_WIDE_AVX512")]
 
 let package = Package(
     name: "facepipe",
@@ -43,7 +48,9 @@ let package = Package(
 
         // MARK: Inference
         .target(name: "TFLite"),
-        .target(name: "Inference", dependencies: ["TFLite"], swiftSettings: simdSwift),
+        .target(name: "CCPUFeatures"),
+        .target(name: "InferenceWide", swiftSettings: wideSwift),
+        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
         .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference"], swiftSettings: simdSwift),

@@ -1,6 +1,16 @@
+import InferenceWide
+
 extension Kernels {
     /// CONV_2D. Dispatches 1×1 stride-1 convolutions to the register-blocked GEMM micro-kernel.
     static func convolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        if let wide = step.wideWeights {
+            let g = step.geometry, e = step.epilogue
+            WidePointwise.run(input: arena + step.input, weights: constants + wide, output: arena + step.output,
+                              pixels: g.outHeight * g.outWidth, inChannels: g.inChannels, outChannels: g.outChannels,
+                              bias: constants + e.bias, residual: e.residual.map { UnsafePointer(arena + $0) },
+                              first: e.first.wide(constants), second: e.second.wide(constants))
+            return
+        }
         struct Run: EpilogueConsumer {
             let step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
             func run<E: OutputEpilogue>(_ epilogue: E) {

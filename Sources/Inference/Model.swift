@@ -13,36 +13,43 @@ public final class Model: Sendable {
     let constants: ConstantPool
     /// The parsed file, kept to re-plan at other input sizes (`resized`).
     let file: TFLiteModel
+    /// The vector width of the 1×1 convolutions (see `KernelWidth`).
+    public let kernels: KernelWidth
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
     /// operator, type or shape the engine does not support.
     ///
-    /// - Parameter inputShape: plan the single `[1, H, W, C]` input at this
-    ///   shape instead of the declared one (see `resized(inputShape:)`).
-    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil) throws {
+    /// - Parameters:
+    ///   - inputShape: plan the single `[1, H, W, C]` input at this
+    ///     shape instead of the declared one (see `resized(inputShape:)`).
+    ///   - kernels: the 1×1 convolutions' vector width (`.best` unless a test
+    ///     compares widths); an unavailable width falls back to `.lanes8`.
+    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelWidth = .best) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw InferenceError("cannot read model \(url.path): \(error.localizedDescription)")
         }
-        try self.init(bytes: [UInt8](data), inputShape: inputShape)
+        try self.init(bytes: [UInt8](data), inputShape: inputShape, kernels: kernels)
     }
 
     /// Parses and plans the model in `bytes`, at its declared input shape or at `inputShape`.
-    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil) throws {
-        try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil)
+    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelWidth = .best) throws {
+        try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil,
+                      kernels: kernels.isAvailable ? kernels : .lanes8)
     }
 
-    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?) throws {
-        var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants)
+    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelWidth) throws {
+        var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels)
         do {
             (plan, constants) = try planner.plan()
         } catch let error as InferenceError where planner.resized {
             throw InferenceError("cannot plan the model at input shape \(inputShape ?? []): \(error.description)")
         }
         self.file = file
+        self.kernels = kernels
         statistics = planner.statistics
         let graph = file.subgraphs[0]
         inputs = graph.inputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
@@ -63,6 +70,6 @@ public final class Model: Sendable {
     ///   longer match because a size does not divide by the network's stride,
     ///   an ambiguous reshape, a model with several inputs).
     public func resized(inputShape: [Int]) throws -> Model {
-        try Model(file: file, inputShape: inputShape, sharedConstants: constants)
+        try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels)
     }
 }

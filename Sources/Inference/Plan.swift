@@ -1,3 +1,5 @@
+import InferenceWide
+
 /// An activation applied per output channel in a kernel epilogue or an elementwise step.
 enum Activation: Sendable, Equatable {
     case none
@@ -5,6 +7,16 @@ enum Activation: Sendable, Equatable {
     case relu6
     /// Per-channel slope; offset of the slopes (padded to a multiple of 8) in the constant pool.
     case prelu(alpha: Int)
+
+    /// The same activation for `InferenceWide`'s kernels.
+    func wide(_ constants: UnsafePointer<Float>) -> WideActivation {
+        switch self {
+        case .none: .none
+        case .relu: .relu
+        case .relu6: .relu6
+        case let .prelu(alpha): .prelu(constants + alpha)
+        }
+    }
 }
 
 /// What a convolution does with each accumulated output vector:
@@ -40,6 +52,9 @@ enum Step: Sendable {
         var input: Int, output: Int
         /// Packed `[ceil(O/8)][KH][KW][I][8]`.
         var weights: Int
+        /// For a 1×1 convolution of a `.lanes16` model: the same weights packed
+        /// `[ceil(O/16)][I][16]`, run by `InferenceWide`.
+        var wideWeights: Int?
         var geometry: WindowGeometry
         var epilogue: Epilogue
     }

@@ -1,3 +1,5 @@
+import InferenceWide
+
 extension Planner {
     /// Places constants in the pool, lays out the arena and emits the steps.
     mutating func build(_ nodes: [Node]) throws -> (Plan, ConstantPool) {
@@ -34,16 +36,22 @@ extension Planner {
                     bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
                     first: try place(node.first), residual: node.residual.map(at), second: try place(node.second))
                 let offset: Int
+                let wide = !depthwise && geometry.isPointwise && kernels == .lanes16
+                var wideOffset: Int?
+                let (inC, outC) = (geometry.inChannels, geometry.outChannels)
                 if pool.countingOnly {
                     offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
+                    if wide { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: inC, outChannels: outC)) }
                 } else {
                     let values = try floats(weights)
                     offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
+                    if wide { wideOffset = pool.append(WidePointwise.pack(values, inChannels: inC, outChannels: outC)) }
                 }
                 if depthwise {
                     steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))
                 } else {
-                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))
+                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: offset,
+                                                    wideWeights: wideOffset, geometry: geometry, epilogue: epilogue)))
                 }
             case let .maxPool(geometry):
                 steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))

@@ -11,9 +11,13 @@ import _TestSupport
         model == "face_detection_back.tflite" ? max(2e-4, 1e-5 * scale) : 2e-4
     }
 
-    @Test(arguments: ParityCase.all)
-    func matchesReference(_ parity: ParityCase) throws {
-        let model = try Model(contentsOf: Fixtures.model(parity.model))
+    /// Every kernel width this machine runs (the 16-lane 1×1 kernels need AVX-512).
+    static let widths = KernelWidth.allCases.filter(\.isAvailable)
+
+    @Test(arguments: ParityCase.all, widths)
+    func matchesReference(_ parity: ParityCase, kernels: KernelWidth) throws {
+        let model = try Model(contentsOf: Fixtures.model(parity.model), kernels: kernels)
+        #expect(model.kernels == kernels)
         let interpreter = try Interpreter(model: model)
         let input = try parity.input(count: model.inputs[0].elementCount)
         let outputs = try interpreter.run([input])

@@ -32,10 +32,11 @@ struct ResizedCase: Decodable, CustomTestStringConvertible, Sendable {
         #expect(ResizedCase.all.count == 2)
     }
 
-    @Test(arguments: ResizedCase.all)
-    func resizedFullRangeMatchesReference(_ resized: ResizedCase) throws {
-        let declared = try Model(contentsOf: Fixtures.model(resized.model))
+    @Test(arguments: ResizedCase.all, ParityTests.widths)
+    func resizedFullRangeMatchesReference(_ resized: ResizedCase, kernels: KernelWidth) throws {
+        let declared = try Model(contentsOf: Fixtures.model(resized.model), kernels: kernels)
         let model = try declared.resized(inputShape: resized.inputShape)
+        #expect(model.kernels == kernels)
         let cells = resized.inputShape[1] / 4 * (resized.inputShape[2] / 4)
         #expect(model.inputs[0].shape == resized.inputShape)
         #expect(model.outputs.map(\.shape) == [[1, cells, 16], [1, cells, 1]])

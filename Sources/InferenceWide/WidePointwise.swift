@@ -1,0 +1,143 @@
+/// 1×1 convolutions (GEMMs over pixels) with 16-lane vectors, for CPUs with
+/// AVX-512: this target is compiled for skylake-avx512, so `Inference` calls
+/// it only after checking the CPU (`facepipe_cpu_has_avx512`).
+///
+/// Tiles of 8 pixels × 32 output channels in sixteen zmm accumulators (32
+/// registers exist); an odd last 16-channel block in an 8 × 16 tile; leftover
+/// pixels one at a time. Per input channel a tile loads two weight vectors and
+/// broadcasts eight inputs for sixteen FMAs, so the FMA units are the limit.
+/// Weights are packed `[ceil(O/16)][I][16]`, zero past O.
+public enum WidePointwise {
+    /// Whether this module was compiled for AVX-512 (otherwise its kernels are
+    /// correct but no faster, and `Inference` does not use them).
+    public static var compiledForAVX512: Bool {
+        #if FACEPIPE_WIDE_AVX512
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Floats of the packed weights for `inChannels` → `outChannels`.
+    public static func packedCount(inChannels: Int, outChannels: Int) -> Int {
+        (outChannels + 15) / 16 * inChannels * 16
+    }
+
+    /// `[O][I]` → `[ceil(O/16)][I][16]`, zero beyond O.
+    public static func pack(_ weights: [Float], inChannels: Int, outChannels: Int) -> [Float] {
+        var packed = [Float](repeating: 0, count: packedCount(inChannels: inChannels, outChannels: outChannels))
+        for o in 0..<outChannels {
+            let block = o / 16, lane = o % 16
+            for i in 0..<inChannels {
+                packed[(block * inChannels + i) * 16 + lane] = weights[o * inChannels + i]
+            }
+        }
+        return packed
+    }
+
+    /// `output[p][o] = second(first(Σ_i input[p][i]·w[o][i] + bias[o]) + residual[p][o])`.
+    /// `bias` (and PReLU slopes) must be readable 16 floats past `outChannels`,
+    /// `input` and `residual` 16 floats past their ends.
+    public static func run(
+        input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+        pixels: Int, inChannels: Int, outChannels: Int, bias: UnsafePointer<Float>,
+        residual: UnsafePointer<Float>?, first: WideActivation, second: WideActivation
+    ) {
+        struct Run: WideEpilogueConsumer {
+            let input: UnsafePointer<Float>, weights: UnsafePointer<Float>
+            let pixels: Int, inChannels: Int, outChannels: Int
+            func run<E: WideOutputEpilogue>(_ epilogue: E) {
+                WidePointwise.gemm(input: input, weights: weights, pixels: pixels, inC: inChannels, outC: outChannels, epilogue: epilogue)
+            }
+        }
+        WideActivation.withEpilogue(first: first, second: second, bias: bias, residual: residual, output: output,
+                                    Run(input: input, weights: weights, pixels: pixels, inChannels: inChannels, outChannels: outChannels))
+    }
+
+    static func gemm<E: WideOutputEpilogue>(input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+                                            pixels: Int, inC: Int, outC: Int, epilogue: E) {
+        let blocks = (outC + 15) / 16
+        let panel = inC * 16
+        var p = 0
+        while p + 8 <= pixels {
+            let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC
+            let x4 = x3 + inC, x5 = x4 + inC, x6 = x5 + inC, x7 = x6 + inC
+            var b = 0
+            while b + 2 <= blocks {
+                let wa = weights + b * panel, wb = wa + panel
+                var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+                var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0
+                for i in 0..<inC {
+                    let va = WideVector.load(wa + i * 16), vb = WideVector.load(wb + i * 16)
+                    var s = SIMD16(repeating: x0[i])
+                    a0 = a0.addingProduct(s, va); b0 = b0.addingProduct(s, vb)
+                    s = SIMD16(repeating: x1[i])
+                    a1 = a1.addingProduct(s, va); b1 = b1.addingProduct(s, vb)
+                    s = SIMD16(repeating: x2[i])
+                    a2 = a2.addingProduct(s, va); b2 = b2.addingProduct(s, vb)
+                    s = SIMD16(repeating: x3[i])
+                    a3 = a3.addingProduct(s, va); b3 = b3.addingProduct(s, vb)
+                    s = SIMD16(repeating: x4[i])
+                    a4 = a4.addingProduct(s, va); b4 = b4.addingProduct(s, vb)
+                    s = SIMD16(repeating: x5[i])
+                    a5 = a5.addingProduct(s, va); b5 = b5.addingProduct(s, vb)
+                    s = SIMD16(repeating: x6[i])
+                    a6 = a6.addingProduct(s, va); b6 = b6.addingProduct(s, vb)
+                    s = SIMD16(repeating: x7[i])
+                    a7 = a7.addingProduct(s, va); b7 = b7.addingProduct(s, vb)
+                }
+                let c = b * 16, e = p * outC + c
+                let lanesB = min(16, outC - c - 16)
+                epilogue.store(a0, channel: c, lanes: 16, element: e)
+                epilogue.store(b0, channel: c + 16, lanes: lanesB, element: e + 16)
+                epilogue.store(a1, channel: c, lanes: 16, element: e + outC)
+                epilogue.store(b1, channel: c + 16, lanes: lanesB, element: e + outC + 16)
+                epilogue.store(a2, channel: c, lanes: 16, element: e + 2 * outC)
+                epilogue.store(b2, channel: c + 16, lanes: lanesB, element: e + 2 * outC + 16)
+                epilogue.store(a3, channel: c, lanes: 16, element: e + 3 * outC)
+                epilogue.store(b3, channel: c + 16, lanes: lanesB, element: e + 3 * outC + 16)
+                epilogue.store(a4, channel: c, lanes: 16, element: e + 4 * outC)
+                epilogue.store(b4, channel: c + 16, lanes: lanesB, element: e + 4 * outC + 16)
+                epilogue.store(a5, channel: c, lanes: 16, element: e + 5 * outC)
+                epilogue.store(b5, channel: c + 16, lanes: lanesB, element: e + 5 * outC + 16)
+                epilogue.store(a6, channel: c, lanes: 16, element: e + 6 * outC)
+                epilogue.store(b6, channel: c + 16, lanes: lanesB, element: e + 6 * outC + 16)
+                epilogue.store(a7, channel: c, lanes: 16, element: e + 7 * outC)
+                epilogue.store(b7, channel: c + 16, lanes: lanesB, element: e + 7 * outC + 16)
+                b += 2
+            }
+            if b < blocks {
+                let wa = weights + b * panel
+                var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+                for i in 0..<inC {
+                    let va = WideVector.load(wa + i * 16)
+                    a0 = a0.addingProduct(SIMD16(repeating: x0[i]), va); a1 = a1.addingProduct(SIMD16(repeating: x1[i]), va)
+                    a2 = a2.addingProduct(SIMD16(repeating: x2[i]), va); a3 = a3.addingProduct(SIMD16(repeating: x3[i]), va)
+                    a4 = a4.addingProduct(SIMD16(repeating: x4[i]), va); a5 = a5.addingProduct(SIMD16(repeating: x5[i]), va)
+                    a6 = a6.addingProduct(SIMD16(repeating: x6[i]), va); a7 = a7.addingProduct(SIMD16(repeating: x7[i]), va)
+                }
+                let c = b * 16, e = p * outC + c, lanes = min(16, outC - c)
+                epilogue.store(a0, channel: c, lanes: lanes, element: e)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
+                epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
+                epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
+                epilogue.store(a6, channel: c, lanes: lanes, element: e + 6 * outC)
+                epilogue.store(a7, channel: c, lanes: lanes, element: e + 7 * outC)
+            }
+            p += 8
+        }
+        while p < pixels {
+            let x0 = input + p * inC
+            for b in 0..<blocks {
+                let wa = weights + b * panel
+                var a0 = SIMD16<Float>.zero
+                for i in 0..<inC { a0 = a0.addingProduct(SIMD16(repeating: x0[i]), WideVector.load(wa + i * 16)) }
+                let c = b * 16
+                epilogue.store(a0, channel: c, lanes: min(16, outC - c), element: p * outC + c)
+            }
+            p += 1
+        }
+    }
+}
