@@ -5,13 +5,12 @@ import ImageCore
 /// frame, and in `.accurate` mode an image pyramid covered by a few large
 /// canvases for faces too small for the whole frame.
 ///
-/// The whole frame runs the full-range detector (MediaPipe's letterbox at
-/// 192 px), which finds faces down to about 28/192 of the long side. Smaller
-/// faces are found on an image pyramid by the **short-range** detector
-/// (`DetectorConfiguration.canvas`): on real faces pasted at known sizes on
-/// photo backgrounds it finds 22/24 faces of 28 px at 1:1, as often as the
-/// full-range model finds 40-px faces, at about 0.6× the cost per input
-/// pixel (`facepipe model bench`: 1.1 ms for 128×128, 4.0 ms for 192×192).
+/// Faces too small for the whole frame are found on an image pyramid by the
+/// **short-range** detector (`DetectorConfiguration.canvas`): on real faces
+/// pasted at known sizes on photo backgrounds it finds 22/24 faces of 28 px
+/// at 1:1, as often as the full-range model finds 40-px faces in its 192-px
+/// input, at about 0.6× the cost per input pixel (`facepipe model bench`:
+/// 1.1 ms for 128×128, 4.0 ms for 192×192).
 /// So a level whose pixels are `s` source pixels serves faces of about
 /// `28·s` source px and up. The finest level makes a face of
 /// `minFaceSize · width` 26 px (`smallestFacePixels`), never finer than the picture (no
@@ -19,6 +18,16 @@ import ImageCore
 /// one factor `r ≤ 2` until the whole frame takes over, so each level
 /// serves faces from 28 to `28·r` level pixels and no level is wasted.
 ///
+/// The whole frame is letterboxed for the mode's detector when there are
+/// no canvases (full range at 192 px in `.accurate` mode: MediaPipe's
+/// letterbox). With canvases, the pyramid covers the small faces and the
+/// whole frame is there for the large ones, so it runs the short-range
+/// model (128 px) under the canvases' score floor: on `make eval` that
+/// scored AP 0.950 against 0.939 with full range (0.517 against 0.501 at
+/// `minFaceSize` 0.05) with as few false positives at 0.7, found close-ups
+/// that fill the frame which the full-range model misses (37 on the bench
+/// archive), and costs a quarter as much.
+
 /// Each level is an image of its own: the whole picture downscaled once
 /// (area average). Level images are built finest first, each from the
 /// previous one, so the full-resolution picture is read once. In canvas
@@ -113,8 +122,9 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// while here it is often a partial, off-size box that would drag the
     /// merged box away from the face.
     package static let largestCanvasFacePixels: Float = 3 * reliableFacePixels
-    /// The least score of a canvas detection. The whole frame keeps
-    /// MediaPipe's 0.5; on the pyramid the short-range model also scores
+    /// The least score of a short-range detection in canvas mode (canvases
+    /// and the whole frame; without canvases the whole frame keeps
+    /// MediaPipe's 0.5). On the pyramid the short-range model also scores
     /// face-like texture (parts of larger faces, patterns) at 0.5–0.6. On
     /// `make eval` raising the floor to 0.6 for canvases kept every true
     /// positive and dropped about half the false ones.

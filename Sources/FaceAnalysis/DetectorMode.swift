@@ -4,12 +4,13 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     /// `face_detection_short_range` (128×128) on the whole frame: faces
     /// within about 2 m that fill a good part of the picture.
     case fast
-    /// `face_detection_full_range` (192×192) on the whole frame plus, for
-    /// large images, `face_detection_short_range` on an image pyramid down
-    /// to the size `minFaceSize` asks for, each level covered by a few
+    /// For large images, `face_detection_short_range` on an image pyramid
+    /// down to the size `minFaceSize` asks for, each level covered by a few
     /// canvases of up to 384×384 that the (fully convolutional) detector
-    /// reads in one pass each, merged by weighted NMS. Finds small faces in large images at a cost
-    /// proportional to the pixels searched.
+    /// reads in one pass each, and on the whole frame (128×128), merged by
+    /// weighted NMS. Finds small faces in large images at a cost
+    /// proportional to the pixels searched. Images too small for a pyramid:
+    /// `face_detection_full_range` (192×192) on the whole frame.
     case accurate
     /// `face_detection_full_range_sparse` (192×192) on the whole frame.
     case sparse

@@ -3,9 +3,9 @@ import ImageCore
 extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
-    /// Letterbox (plus, in `.accurate` mode on large images, canvases over
-    /// an image pyramid) → detector → anchor decoding → weighted NMS
-    /// (IoU 0.3) → image pixels. Faces narrower than `minFaceSize ·
+    /// Letterbox → detector → anchor decoding → weighted NMS (IoU 0.3) →
+    /// image pixels; in `.accurate` mode on large images also canvases over
+    /// an image pyramid (`DetectionRegionPlan`), merged across regions. Faces narrower than `minFaceSize ·
     /// image.width` or scoring below `minScore` are dropped. Sorted by score
     /// (highest first), ties by position, so the order is deterministic. An
     /// empty image gives no faces.
@@ -23,6 +23,10 @@ extension FaceAnalyzer {
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
                                        minFaceSize: options.minFaceSize, tiled: allowTiling && options.mode == .accurate)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
+        // With a pyramid, the whole frame runs the canvases' short-range model
+        // (large faces; the levels cover the small ones) under the canvas score floor.
+        let (frameRunner, frameDecoder) = plan.canvases.isEmpty ? (runner, decoder) : try detector(.fast)
+        let frameMinScore = plan.canvases.isEmpty ? minScore : max(minScore, DetectionRegionPlan.canvasMinScore)
         // Level by level, finest first, each level image made from the one before:
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
@@ -46,14 +50,14 @@ extension FaceAnalyzer {
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
-                try runner.run { input in
-                    TensorSampler.resize(levelImage, region: region.square, size: inputSize,
+                try frameRunner.run { input in
+                    TensorSampler.resize(levelImage, region: region.square, size: frameDecoder.configuration.inputSize,
                                          valueScale: 2 / 255, valueOffset: -1, into: input)
                 }
-                let anchors = decoder.anchors.count
-                let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
-                    try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
-                        try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+                let anchors = frameDecoder.anchors.count
+                let decoded = try frameRunner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+                    try frameRunner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                        try frameDecoder.decode(regressors: regressors, classificators: scores, minScore: frameMinScore)
                     }
                 }
                 for detection in WeightedNonMaximumSuppression.apply(decoded) {

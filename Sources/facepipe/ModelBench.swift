@@ -24,6 +24,10 @@ struct ModelBench: ParsableCommand {
     @Option(name: .customLong("input"), help: "Raw float32 input files (default: seeded uniform values in [-1, 1)).")
     var inputs: [String] = []
 
+    @Option(name: .customLong("input-size"),
+            help: "Re-plan a fully convolutional image model for a WIDTHxHEIGHT input first (e.g. 304x240, an accurate-mode canvas).")
+    var inputSize: String?
+
     static func threadCPUMilliseconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
@@ -35,7 +39,8 @@ struct ModelBench: ParsableCommand {
             guard iterations >= 1, iterations <= 1_000_000, warmup >= 0, warmup <= 1_000_000 else {
                 throw InferenceError("--iterations must be in 1…1000000 and --warmup in 0…1000000")
             }
-            let prepared = try ModelCommandSupport.loadModel(model)
+            var prepared = try ModelCommandSupport.loadModel(model)
+            if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
             let interpreter = try Interpreter(model: prepared)
             if inputs.isEmpty {
                 var state: UInt64 = 0x5EED
@@ -82,6 +87,18 @@ struct ModelBench: ParsableCommand {
             if profile { printProfile(interpreter, prepared) }
             print(String(format: "median_ms=%.4f", median))
         }
+    }
+
+    /// `model` re-planned for a `WIDTHxHEIGHT` input (NHWC, batch and channels kept).
+    static func resize(_ model: Model, to size: String) throws -> Model {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...4096).contains(parts[0]), (1...4096).contains(parts[1]) else {
+            throw InferenceError("--input-size takes WIDTHxHEIGHT with sides in 1…4096; got \(size)")
+        }
+        guard let shape = model.inputs.first?.shape, model.inputs.count == 1, shape.count == 4 else {
+            throw InferenceError("--input-size needs a model with one NHWC image input")
+        }
+        return try model.resized(inputShape: [shape[0], parts[1], parts[0], shape[3]])
     }
 
     /// Per-kind and per-step CPU time (mean per invocation), with each step's share and GFLOP/s.

@@ -18,7 +18,9 @@ public struct CompiledPipeline: Sendable {
     /// with the short-range detector on canvases; the detector letterbox
     /// sums rows first (last-bit differences in scores and boxes). 3: the
     /// finest pyramid level makes a `minFaceSize` face 26 px instead of 28.
-    public static let resultsVersion = "facepipe-results-3"
+    /// 4: with a pyramid, accurate mode runs the short-range detector on the
+    /// whole frame too.
+    public static let resultsVersion = "facepipe-results-4"
 
     /// One top-level stage of the plan.
     public struct Step: Sendable {

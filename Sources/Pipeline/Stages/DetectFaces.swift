@@ -8,8 +8,9 @@ public struct DetectFaces: Stage {
 
     /// - Parameters:
     ///   - mode: `.fast` (short range, faces near the camera), `.accurate`
-    ///     (full range on the whole frame plus short range on an image pyramid
-    ///     for small faces in large images), `.sparse`.
+    ///     (short range on an image pyramid for small faces in large images
+    ///     and on the whole frame; full range on the whole frame of images
+    ///     too small for a pyramid), `.sparse`.
     ///   - minFaceSize: smallest face width / image width to report (0…1).
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
     public init(_ mode: DetectorMode = .accurate, minFaceSize: Float = 0.05, minScore: Float = 0.5) {
@@ -26,8 +27,9 @@ public struct DetectFaces: Stage {
 
     public var caching: StageCaching { .records }
 
-    /// The models a mode runs: accurate mode adds the short-range detector
-    /// it runs on the pyramid canvases to the full-range one on the whole frame.
+    /// The models a mode runs: accurate mode runs the short-range detector
+    /// on pyramid canvases and the whole frame, and the full-range one on the
+    /// whole frame of pictures too small for a pyramid.
     static func models(for mode: DetectorMode) -> [ModelFile] {
         switch mode {
         case .fast: [.shortRangeDetector]
