@@ -55,19 +55,44 @@ struct SeparableResampler {
 
     private func verticalFirst(_ input: RowSource, into out: UnsafeMutablePointer<UInt8>, outputWidth: Int, outputHeight: Int) {
         let rowFloats = outputWidth * 3
-        let column = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes)
+        // One float of slack: the horizontal taps load whole SIMD4s (RGB + one unused lane).
+        let column = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes + 1)
         let filtered = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
         defer { column.deallocate(); filtered.deallocate() }
+        column[input.rowBytes] = 0
         let n = input.rowBytes
+        var rows = [UnsafePointer<UInt8>](repeating: input.origin, count: vertical.counts.max() ?? 0)
+        var weights = [Float](repeating: 0, count: rows.count)
         for outRow in 0..<outputHeight {
-            let first = vertical.starts[outRow], offset = vertical.offsets[outRow]
-            for t in 0..<vertical.counts[outRow] {
-                let w = vertical.weights[offset + t]
-                let row = input.row(first + t)
-                if t == 0 {
-                    for i in 0..<n { column[i] = w * Float(row[i]) }
-                } else {
-                    for i in 0..<n { column[i] += w * Float(row[i]) }
+            let first = vertical.starts[outRow], offset = vertical.offsets[outRow], count = vertical.counts[outRow]
+            for t in 0..<count {
+                rows[t] = input.row(first + t)
+                weights[t] = vertical.weights[offset + t]
+            }
+            // Sixteen columns at a time, all of the row's taps summed in registers
+            // (w₀·x₀, then + wₜ·xₜ in tap order: the same operations as tap by tap).
+            rows.withUnsafeBufferPointer { rows in
+                weights.withUnsafeBufferPointer { weights in
+                    var i = 0
+                    while i + 16 <= n {
+                        @inline(__always) func values(_ t: Int) -> SIMD16<Float> {
+                            SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(rows[t] + i).loadUnaligned(as: SIMD16<UInt8>.self)))
+                        }
+                        var sum = SIMD16<Float>(repeating: weights[0]) * values(0)
+                        var t = 1
+                        while t < count {
+                            sum += SIMD16<Float>(repeating: weights[t]) * values(t)
+                            t += 1
+                        }
+                        UnsafeMutableRawPointer(column + i).storeBytes(of: sum, as: SIMD16<Float>.self)
+                        i += 16
+                    }
+                    while i < n {
+                        var sum = weights[0] * Float(rows[0][i])
+                        for t in 1..<max(count, 1) { sum += weights[t] * Float(rows[t][i]) }
+                        column[i] = sum
+                        i += 1
+                    }
                 }
             }
             filterHorizontally(UnsafePointer(column), into: filtered, outputWidth: outputWidth)
@@ -80,8 +105,9 @@ struct SeparableResampler {
         let cacheSlots = (vertical.counts.max() ?? 1) + 1
         let cache = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats * cacheSlots)
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
-        let widened = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes)
+        let widened = UnsafeMutablePointer<Float>.allocate(capacity: input.rowBytes + 1)  // + 1: see verticalFirst
         defer { cache.deallocate(); accumulator.deallocate(); widened.deallocate() }
+        widened[input.rowBytes] = 0
         var cachedRow = [Int](repeating: -1, count: cacheSlots)
 
         func filteredRow(_ sourceRow: Int) -> UnsafeMutablePointer<Float> {
@@ -134,7 +160,7 @@ struct SeparableResampler {
                 var weight = weightBase + offsets[k]
                 var sum = SIMD4<Float>.zero
                 for _ in 0..<counts[k] {
-                    sum += weight.pointee * SIMD4(pixel[0], pixel[1], pixel[2], 0)
+                    sum += weight.pointee * UnsafeRawPointer(pixel).loadUnaligned(as: SIMD4<Float>.self)
                     pixel += 3
                     weight += 1
                 }
