@@ -75,16 +75,20 @@ struct SeparableResampler {
                 weights.withUnsafeBufferPointer { weights in
                     var i = 0
                     while i + 16 <= n {
-                        @inline(__always) func values(_ t: Int) -> SIMD16<Float> {
-                            SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(rows[t] + i).loadUnaligned(as: SIMD16<UInt8>.self)))
+                        @inline(__always) func values(_ t: Int, _ half: Int) -> SIMD8<Float> {
+                            SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(rows[t] + i + half).loadUnaligned(as: SIMD8<UInt8>.self)))
                         }
-                        var sum = SIMD16<Float>(repeating: weights[0]) * values(0)
+                        var w = SIMD8<Float>(repeating: weights[0])
+                        var low = w * values(0, 0), high = w * values(0, 8)
                         var t = 1
                         while t < count {
-                            sum += SIMD16<Float>(repeating: weights[t]) * values(t)
+                            w = SIMD8<Float>(repeating: weights[t])
+                            low += w * values(t, 0)
+                            high += w * values(t, 8)
                             t += 1
                         }
-                        UnsafeMutableRawPointer(column + i).storeBytes(of: sum, as: SIMD16<Float>.self)
+                        UnsafeMutableRawPointer(column + i).storeBytes(of: low, as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(column + i + 8).storeBytes(of: high, as: SIMD8<Float>.self)
                         i += 16
                     }
                     while i < n {
