@@ -3,7 +3,7 @@ import InferenceWide
 extension Kernels {
     /// CONV_2D. Dispatches 1×1 stride-1 convolutions to the register-blocked GEMM micro-kernel.
     static func convolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
-        if let wide = step.wideWeights {
+        if let wide = step.wideWeights, step.geometry.isPointwise {
             let g = step.geometry, e = step.epilogue
             WidePointwise.run(input: arena + step.input, weights: constants + wide, output: arena + step.output,
                               pixels: g.outHeight * g.outWidth, inChannels: g.inChannels, outChannels: g.outChannels,
@@ -187,6 +187,14 @@ extension Kernels {
                 let ix0 = ox * g.strideWidth - g.padLeft
                 if ox >= firstFull, ox + 4 <= lastFull {
                     // Four interior pixels.
+                    if blocks == 3, let wide = step.wideWeights {
+                        WideWindowed24.fourPixels(rowStart: input + (iy0 * g.inWidth + ix0) * inC, pixelStep: pixelStep,
+                                                  inRowFloats: g.inWidth * inC, rowRun: rowRun, kyStart: kyStart, kyEnd: kyEnd,
+                                                  weights: constants + wide, bias: constants + step.epilogue.bias,
+                                                  activation: step.epilogue.first.wide(constants), output: arena + step.output + element)
+                        ox += 4
+                        continue
+                    }
                     if blocks == 3 {
                         windowedInteriorThreeBlocks(g, weights: weights,
                                             rowStart: input + (iy0 * g.inWidth + ix0) * inC,

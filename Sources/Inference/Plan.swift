@@ -52,8 +52,10 @@ enum Step: Sendable {
         var input: Int, output: Int
         /// Packed `[ceil(O/8)][KH][KW][I][8]`.
         var weights: Int
-        /// For a 1×1 convolution of a `.lanes16` model: the same weights packed
-        /// `[ceil(O/16)][I][16]`, run by `InferenceWide`.
+        /// For a `.lanes16` model, the same weights packed again for
+        /// `InferenceWide`: a 1×1 convolution's `[ceil(O/16)][I][16]`
+        /// (`WidePointwise`), or a 24-channel windowed convolution's
+        /// `[KH][KW][I][32]` (`WideWindowed24`, interior pixels).
         var wideWeights: Int?
         var geometry: WindowGeometry
         var epilogue: Epilogue

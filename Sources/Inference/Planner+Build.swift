@@ -37,15 +37,21 @@ extension Planner {
                     first: try place(node.first), residual: node.residual.map(at), second: try place(node.second))
                 let offset: Int
                 let wide = !depthwise && geometry.isPointwise && kernels == .lanes16
+                // A 24-channel windowed convolution without a fused ADD: its interior runs in WideWindowed24.
+                let wideWindowed = !depthwise && !geometry.isPointwise && kernels == .lanes16
+                    && geometry.outChannels == WideWindowed24.outputChannels && epilogue.residual == nil && epilogue.second == .none
+                let taps = geometry.kernelHeight * geometry.kernelWidth * geometry.inChannels
                 var wideOffset: Int?
                 let (inC, outC) = (geometry.inChannels, geometry.outChannels)
                 if pool.countingOnly {
                     offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
                     if wide { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: inC, outChannels: outC)) }
+                    if wideWindowed { wideOffset = pool.reserve(WideWindowed24.packedCount(taps: taps)) }
                 } else {
                     let values = try floats(weights)
                     offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
                     if wide { wideOffset = pool.append(WidePointwise.pack(values, inChannels: inC, outChannels: outC)) }
+                    if wideWindowed { wideOffset = pool.append(WideWindowed24.pack(values, taps: taps)) }
                 }
                 if depthwise {
                     steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))

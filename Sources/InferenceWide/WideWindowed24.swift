@@ -1,0 +1,97 @@
+/// The interior of a windowed (KH×KW, any stride) convolution with 24 output
+/// channels — the short-range detector's 5×5/2 first layer — on 16-lane
+/// vectors. Two pixels' 48 outputs fill three vectors exactly: pixel 0's
+/// channels 0–15, channels 16–23 of both pixels, pixel 1's channels 0–15.
+/// So every FMA uses all 16 lanes, where the 8-lane kernel needs three FMAs
+/// per pixel and tap. Each lane sums its taps in the same order as the
+/// 8-lane kernel, so results are bit-identical.
+///
+/// Weights are packed `[KH][KW][I][32]`: channels 0–15, then 16–23 twice.
+public enum WideWindowed24 {
+    public static let outputChannels = 24
+
+    public static func packedCount(taps: Int) -> Int { taps * 32 }
+
+    /// Packs TFLite's `[24][KH][KW][I]` filter (`taps` = KH·KW·I floats per channel).
+    public static func pack(_ values: [Float], taps: Int) -> [Float] {
+        precondition(values.count == outputChannels * taps, "WideWindowed24.pack: \(values.count) weights for \(taps) taps")
+        var packed = [Float](repeating: 0, count: packedCount(taps: taps))
+        for tap in 0..<taps {
+            for channel in 0..<16 { packed[tap * 32 + channel] = values[channel * taps + tap] }
+            for channel in 16..<24 {
+                packed[tap * 32 + channel] = values[channel * taps + tap]
+                packed[tap * 32 + channel + 8] = values[channel * taps + tap]
+            }
+        }
+        return packed
+    }
+
+    /// Four output pixels `stride·inChannels` floats apart in the input.
+    /// `rowStart` is the first pixel's top-left input for kernel row 0;
+    /// kernel rows `kyStart..<kyEnd` lie inside the input (rows `inRowFloats`
+    /// apart), each a contiguous run of `rowRun` = KW·I floats. Writes
+    /// `activation(sum + bias)` for the four pixels from `output` on
+    /// (24 floats each). `bias` and PReLU slopes are readable 8 floats past channel 23.
+    /// Not inlined: it must run as compiled for this target's CPU (AVX-512), not the caller's.
+    @inline(never)
+    public static func fourPixels(rowStart: UnsafePointer<Float>, pixelStep: Int, inRowFloats: Int, rowRun: Int,
+                                  kyStart: Int, kyEnd: Int, weights: UnsafePointer<Float>,
+                                  bias: UnsafePointer<Float>, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+        var a0 = SIMD16<Float>.zero, m0 = a0, b0 = a0
+        var a1 = a0, m1 = a0, b1 = a0
+        for ky in kyStart..<max(kyStart, kyEnd) {
+            let x0 = rowStart + ky * inRowFloats
+            let x1 = x0 + pixelStep, x2 = x1 + pixelStep, x3 = x2 + pixelStep
+            let w = weights + ky * rowRun * 32
+            for k in 0..<rowRun {
+                let low = WideVector.load(w + k * 32), high = WideVector.load(w + k * 32 + 16)
+                let v0 = x0[k], v1 = x1[k], v2 = x2[k], v3 = x3[k]
+                a0 = a0.addingProduct(SIMD16(repeating: v0), low)
+                m0 = m0.addingProduct(SIMD16(lowHalf: SIMD8(repeating: v0), highHalf: SIMD8(repeating: v1)), high)
+                b0 = b0.addingProduct(SIMD16(repeating: v1), low)
+                a1 = a1.addingProduct(SIMD16(repeating: v2), low)
+                m1 = m1.addingProduct(SIMD16(lowHalf: SIMD8(repeating: v2), highHalf: SIMD8(repeating: v3)), high)
+                b1 = b1.addingProduct(SIMD16(repeating: v3), low)
+            }
+        }
+        let lowBias = WideVector.load(bias)
+        let tail = UnsafeRawPointer(bias + 16).loadUnaligned(as: SIMD8<Float>.self)
+        let midBias = SIMD16(lowHalf: tail, highHalf: tail)
+        switch activation {
+        case .none: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideIdentity(), WideIdentity())
+        case .relu: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideReLU(), WideReLU())
+        case .relu6: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideReLU6(), WideReLU6())
+        case let .prelu(alpha):
+            // The middle vectors' slopes: channels 16–23 for both halves, laid out like the bias.
+            let slopes = UnsafeRawPointer(alpha + 16).loadUnaligned(as: SIMD8<Float>.self)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { mid in
+                UnsafeMutableRawPointer(mid.baseAddress!).storeBytes(of: SIMD16(lowHalf: slopes, highHalf: slopes), as: SIMD16<Float>.self)
+                store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WidePReLU(alpha: alpha), WidePReLU(alpha: UnsafePointer(mid.baseAddress!)))
+            }
+        }
+    }
+
+    @inline(__always)
+    static func store<Low: WideActivationFunction, Mid: WideActivationFunction>(
+        _ a0: SIMD16<Float>, _ m0: SIMD16<Float>, _ b0: SIMD16<Float>,
+        _ a1: SIMD16<Float>, _ m1: SIMD16<Float>, _ b1: SIMD16<Float>,
+        _ lowBias: SIMD16<Float>, _ midBias: SIMD16<Float>, _ output: UnsafeMutablePointer<Float>, _ low: Low, _ mid: Mid
+    ) {
+        storePair(a0, m0, b0, lowBias, midBias, output, low, mid)
+        storePair(a1, m1, b1, lowBias, midBias, output + 2 * outputChannels, low, mid)
+    }
+
+    /// Two pixels: `a` is the first's channels 0–15, `b` the second's, `m` channels 16–23 of both.
+    @inline(__always)
+    static func storePair<Low: WideActivationFunction, Mid: WideActivationFunction>(
+        _ a: SIMD16<Float>, _ m: SIMD16<Float>, _ b: SIMD16<Float>,
+        _ lowBias: SIMD16<Float>, _ midBias: SIMD16<Float>, _ output: UnsafeMutablePointer<Float>, _ low: Low, _ mid: Mid
+    ) {
+        let c = outputChannels
+        let middle = mid(m + midBias, channel: 0)
+        WideVector.store(low(a + lowBias, channel: 0), output, lanes: 16)
+        UnsafeMutableRawPointer(output + 16).storeBytes(of: middle.lowHalf, as: SIMD8<Float>.self)
+        WideVector.store(low(b + lowBias, channel: 0), output + c, lanes: 16)
+        UnsafeMutableRawPointer(output + c + 16).storeBytes(of: middle.highHalf, as: SIMD8<Float>.self)
+    }
+}

@@ -1,0 +1,65 @@
+import Inference
+import InferenceWide
+import Testing
+import _TestSupport
+
+/// The 16-lane 24-channel windowed interior against a scalar convolution
+/// that sums the taps in the same order with fused multiply-adds: every
+/// output must be bit-identical (the 8-lane kernel computes exactly this).
+@Suite struct WideWindowed24Tests {
+    enum Kind: String, CaseIterable { case none, relu, relu6, prelu }
+
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: Kind.allCases)
+    func fourPixelsMatchTheScalarSumsBitForBit(_ kind: Kind) {
+        // A 5×5, stride-2 convolution over 3 channels, as the short-range detector's first layer.
+        let kernel = 5, inC = 3, stride = 2, inWidth = 16, inHeight = 5, outC = 24
+        let taps = kernel * kernel * inC, rowRun = kernel * inC
+        var generator = SplitMix64(seed: 24)
+        let input = (0..<(inWidth * inHeight * inC + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let filter = (0..<(outC * taps)).map { _ in generator.unitFloat() - 0.5 }
+        let bias = (0..<(outC + 16)).map { _ in generator.unitFloat() * 4 - 2 }
+        let slopes = (0..<(outC + 16)).map { _ in generator.unitFloat() }
+        let packed = WideWindowed24.pack(filter, taps: taps) + [Float](repeating: 0, count: 16)
+        var output = [Float](repeating: .nan, count: 4 * outC)
+
+        input.withUnsafeBufferPointer { x in
+            packed.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    slopes.withUnsafeBufferPointer { a in
+                        output.withUnsafeMutableBufferPointer { out in
+                            let activation: WideActivation = switch kind {
+                            case .none: .none
+                            case .relu: .relu
+                            case .relu6: .relu6
+                            case .prelu: .prelu(a.baseAddress!)
+                            }
+                            WideWindowed24.fourPixels(rowStart: x.baseAddress!, pixelStep: stride * inC, inRowFloats: inWidth * inC,
+                                                      rowRun: rowRun, kyStart: 0, kyEnd: kernel, weights: w.baseAddress!,
+                                                      bias: b.baseAddress!, activation: activation, output: out.baseAddress!)
+                        }
+                    }
+                }
+            }
+        }
+        for pixel in 0..<4 {
+            for channel in 0..<outC {
+                var sum: Float = 0
+                for ky in 0..<kernel {
+                    for k in 0..<rowRun {
+                        let value = input[ky * inWidth * inC + pixel * stride * inC + k]
+                        sum = sum.addingProduct(value, filter[channel * taps + ky * rowRun + k])
+                    }
+                }
+                var expected = sum + bias[channel]
+                switch kind {
+                case .none: break
+                case .relu: if expected < 0 { expected = 0 }
+                case .relu6: expected = expected < 0 ? 0 : (expected > 6 ? 6 : expected)
+                case .prelu: if expected < 0 { expected *= slopes[channel] }
+                }
+                #expect(output[pixel * outC + channel].bitPattern == expected.bitPattern,
+                        "pixel \(pixel) channel \(channel): \(output[pixel * outC + channel]) against \(expected)")
+            }
+        }
+    }
+}
