@@ -5,8 +5,9 @@ extension FaceAnalyzer {
     ///
     /// Letterbox → detector → anchor decoding → weighted NMS (IoU 0.3) →
     /// image pixels; in `.accurate` mode on large images also canvases over
-    /// an image pyramid (`DetectionRegionPlan`), merged across regions. Faces narrower than `minFaceSize ·
-    /// image.width` or scoring below `minScore` are dropped. Sorted by score
+    /// an image pyramid (`DetectionRegionPlan`), merged across regions.
+    /// Faces narrower than `minFaceSize · image.width` or scoring below
+    /// `minScore` are dropped. Sorted by score
     /// (highest first), ties by position, so the order is deterministic. An
     /// empty image gives no faces.
     public func detect(in image: RGBImage, options: FaceDetectionOptions = FaceDetectionOptions()) throws(FaceAnalysisError) -> [FaceDetection] {
