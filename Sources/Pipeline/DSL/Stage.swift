@@ -8,7 +8,11 @@
 /// A stage does no I/O in its initializer; options are plain values checked
 /// by ``validate()`` when the pipeline is compiled. Per-image work happens in
 /// ``process(_:context:)``, which may run concurrently on several workers,
-/// each with its own ``StageContext``.
+/// each with its own ``StageContext``. The input is `consuming`: the runner
+/// hands each stage the only reference to the frame, so a stage that takes
+/// the pixels out of it (``Annotate``) draws on them in place instead of
+/// copying the picture. A conformance may declare the parameter without
+/// the modifier; it then borrows, as before.
 ///
 /// Write your own stage by conforming a struct:
 /// ```swift
@@ -33,10 +37,10 @@ public protocol Stage<Input, Output>: Sendable {
     /// Checks options (ranges, combinations). Called by `Pipeline.compile`, never per image.
     func validate() throws(PipelineError)
     /// The per-image work.
-    func process(_ input: Input, context: StageContext) throws -> Output
+    func process(_ input: consuming Input, context: StageContext) throws -> Output
 
     /// Plumbing: how the runner steps through top-level stages (chains forward it).
-    func _execute(_ input: Input, executor: StageExecutor) throws -> Output
+    func _execute(_ input: consuming Input, executor: StageExecutor) throws -> Output
     /// Plumbing: the stages this component contributes to the plan, in order.
     func _collect(into nodes: inout [StageNode])
 }
@@ -45,7 +49,7 @@ extension Stage {
     public var caching: StageCaching { .never }
     public func validate() throws(PipelineError) {}
 
-    public func _execute(_ input: Input, executor: StageExecutor) throws -> Output {
+    public func _execute(_ input: consuming Input, executor: StageExecutor) throws -> Output {
         try executor.run(self, input)
     }
 

@@ -21,12 +21,12 @@ public final class StageExecutor {
         self.context = context
     }
 
-    func run<S: Stage>(_ stage: S, _ input: S.Input) throws -> S.Output {
+    func run<S: Stage>(_ stage: S, _ input: consuming S.Input) throws -> S.Output {
         let step = steps[position]
         position += 1
         let cacheKey = step.caching == .records ? step.cacheKey(contentHash: contentHash) : nil
         if let cacheKey, let cache, !step.recompute,
-           let inputFrame = input as? any AnyFrame,
+           let inputFrame = (copy input) as? any AnyFrame,
            let outputType = S.Output.self as? any AnyFrame.Type,
            let record = cache.load(key: cacheKey) {
             cacheHits += 1

@@ -12,11 +12,11 @@ public struct _StageChain<First: Stage, Second: Stage>: Stage where First.Output
         try second.validate()
     }
 
-    public func process(_ input: First.Input, context: StageContext) throws -> Second.Output {
+    public func process(_ input: consuming First.Input, context: StageContext) throws -> Second.Output {
         try second.process(first.process(input, context: context), context: context)
     }
 
-    public func _execute(_ input: First.Input, executor: StageExecutor) throws -> Second.Output {
+    public func _execute(_ input: consuming First.Input, executor: StageExecutor) throws -> Second.Output {
         try second._execute(first._execute(input, executor: executor), executor: executor)
     }
 

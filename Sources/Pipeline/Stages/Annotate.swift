@@ -51,12 +51,16 @@ public struct Annotate: Stage {
     static let irisColour = RGBColor.magenta
     static let meshColour = RGBColor(gray: 210)
 
-    public func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Annotated> {
-        var out = frame.advanced(to: Phase.Annotated.self)
+    public func process(_ frame: consuming Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Annotated> {
+        // Take the pixels out of the frame and end the frame's lifetime, so
+        // they have one reference: drawing then changes them in place (no
+        // copy of the picture).
         var image = frame.image
-        let t = Float(thickness ?? max(1, min(frame.image.width, frame.image.height) / 500))
+        let record = frame.record, encoded = frame.encoded
+        _ = consume frame
+        let t = Float(thickness ?? max(1, min(image.width, image.height) / 500))
         let textScale = max(1, Int(t))
-        for face in frame.record.faces {
+        for face in record.faces {
             if !face.isKept {
                 if layers.contains(.rejected), layers.contains(.boxes) {
                     image.drawRectangle(face.box, width: t, color: Self.rejectedColour)
@@ -89,8 +93,7 @@ public struct Annotate: Stage {
                 label(&image, "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))", face.box, textScale, Self.keptColour)
             }
         }
-        out.image = image
-        return out
+        return Frame(image: image, record: record, encoded: encoded)
     }
 
     private func label(_ image: inout RGBImage, _ text: String, _ box: Rect, _ scale: Int, _ colour: RGBColor) {
