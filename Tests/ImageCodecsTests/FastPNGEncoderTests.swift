@@ -127,6 +127,29 @@ import _TestSupport
         }
     }
 
+    /// Fed in pieces of every length 0…200 at every start, the folded CRC
+    /// (64 bytes and more at a time) matches the table-only one.
+    @Test func crcFoldingMatchesTablesAcrossSplits() {
+        let bytes = TestImages.noise(count: 4096 + 200, seed: 11)
+        bytes.withUnsafeBytes { all in
+            for length in 0...200 {
+                var folded = CRC32(), tables = CRC32()
+                var start = 0
+                while start + length <= all.count && start < 1200 {
+                    let piece = UnsafeRawBufferPointer(rebasing: all[start..<(start + length)])
+                    folded.update(piece)
+                    tables.updateWithTables(piece)
+                    start += length + 1
+                    if length == 0 { break }
+                }
+                #expect(folded.value == tables.value, "pieces of \(length)")
+            }
+            var whole = CRC32()
+            whole.updateWithTables(all)
+            #expect(CRC32.checksum(all) == whole.value)
+        }
+    }
+
     @Test func writesSignatureHeaderDataAndEndChunks() throws {
         let image = FastPNGTestImages.drawing(width: 123, height: 45)
         let png = try FastPNGEncoder.encode(image, options: FastPNGEncodeOptions(filter: .up))

@@ -1,8 +1,12 @@
+import CFacepipeShims
+
 /// CRC-32 as PNG chunks and zlib/gzip use it (ISO 3309 / ITU-T V.42:
 /// reflected polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF).
 ///
-/// Slicing-by-8: eight 256-entry tables let the loop consume eight bytes
-/// per step with independent lookups instead of one byte per dependent step.
+/// Runs of 64 bytes and more are folded with carry-less multiplication
+/// (`facepipe_crc32_fold`, when the CPU has PCLMULQDQ: about ten times the
+/// table's speed); the rest goes through slicing-by-8, whose eight 256-entry
+/// tables let the loop consume eight bytes per step with independent lookups.
 package struct CRC32: Sendable {
     /// The CRC of everything fed so far.
     package var value: UInt32 { ~state }
@@ -23,6 +27,13 @@ package struct CRC32: Sendable {
 
     /// Feeds `bytes` (may be empty).
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let folded = facepipe_crc32_fold(&state, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        updateWithTables(UnsafeRawBufferPointer(rebasing: bytes[folded...]))
+    }
+
+    /// Feeds `bytes` through the tables only (the reference the folding is tested against).
+    package mutating func updateWithTables(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         state = Self.tables.withUnsafeBufferPointer { tables in
             Self.update(state, base, bytes.count, tables.baseAddress!)
