@@ -12,7 +12,10 @@ final class ConstantPool: @unchecked Sendable {
 
     init(_ builder: ConstantPoolBuilder) {
         count = builder.values.count + Kernels.readSlack
-        storage = .allocate(capacity: count)
+        // 64-byte aligned, so each 16-float-aligned block is whole cache
+        // lines: a 16-lane load never straddles two (malloc gives 16 bytes).
+        storage = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: count)
         storage.initialize(repeating: 0, count: count)
         builder.values.withUnsafeBufferPointer { storage.update(from: $0.baseAddress!, count: $0.count) }
     }
