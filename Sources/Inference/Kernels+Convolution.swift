@@ -313,7 +313,11 @@ extension Kernels {
             // Stride-1 and stride-2 3×3 interiors run channel-inner for all blocks at once; the blocks below then skip them.
             let interiorDone = is3x3 && rowsFull && (sw == 1 || sw == 2) && firstFull < lastFull
             if interiorDone {
-                if sw == 1 {
+                if let table = step.wideTable {
+                    WideDepthwise3x3.row(input: input + (iy0 * g.inWidth + firstFull - g.padLeft) * channels, rowFloats: g.inWidth * channels,
+                                         channels: channels, table: constants + table, count: (lastFull - firstFull) * channels,
+                                         activation: step.epilogue.first.wide(constants), output: arena + step.output + (oy * g.outWidth + firstFull) * channels)
+                } else if sw == 1 {
                     depthwise3x3Stride1Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
                 } else {
                     depthwise3x3Stride2Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)

@@ -64,6 +64,10 @@ enum Step: Sendable {
         var input: Int, output: Int
         /// Packed `[KH][KW][roundUp8(C)]`.
         var weights: Int
+        /// For a `.lanes16` model's stride-1 3×3 depthwise without a fused
+        /// ADD: weights, bias and slopes packed for `WideDepthwise3x3`,
+        /// which runs the interior of every row.
+        var wideTable: Int? = nil
         var geometry: WindowGeometry
         var epilogue: Epilogue
     }

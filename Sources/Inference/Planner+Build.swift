@@ -41,20 +41,31 @@ extension Planner {
                 let wideWindowed = !depthwise && !geometry.isPointwise && kernels == .lanes16
                     && geometry.outChannels == WideWindowed24.outputChannels && epilogue.residual == nil && epilogue.second == .none
                 let taps = geometry.kernelHeight * geometry.kernelWidth * geometry.inChannels
+                // A stride-1 3×3 depthwise without a fused ADD: its row interiors run in WideDepthwise3x3.
+                let wideDepthwise = depthwise && kernels == .lanes16 && geometry.kernelHeight == 3 && geometry.kernelWidth == 3
+                    && geometry.strideHeight == 1 && geometry.strideWidth == 1 && epilogue.residual == nil && epilogue.second == .none
                 var wideOffset: Int?
                 let (inC, outC) = (geometry.inChannels, geometry.outChannels)
                 if pool.countingOnly {
                     offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
                     if wide { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: inC, outChannels: outC)) }
                     if wideWindowed { wideOffset = pool.reserve(WideWindowed24.packedCount(taps: taps)) }
+                    if wideDepthwise { wideOffset = pool.reserve(WideDepthwise3x3.packedCount(channels: inC)) }
                 } else {
                     let values = try floats(weights)
                     offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
                     if wide { wideOffset = pool.append(WidePointwise.pack(values, inChannels: inC, outChannels: outC)) }
                     if wideWindowed { wideOffset = pool.append(WideWindowed24.pack(values, taps: taps)) }
+                    if wideDepthwise {
+                        let slopes: [Float]? = if case let .prelu(alpha) = node.first { try floats(alpha) } else { nil }
+                        wideOffset = pool.append(WideDepthwise3x3.pack(
+                            weights: values, bias: try bias.map { try floats($0) } ?? [Float](repeating: 0, count: inC),
+                            slopes: slopes, channels: inC))
+                    }
                 }
                 if depthwise {
-                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, geometry: geometry, epilogue: epilogue)))
+                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, wideTable: wideOffset,
+                                                  geometry: geometry, epilogue: epilogue)))
                 } else {
                     steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: offset,
                                                     wideWeights: wideOffset, geometry: geometry, epilogue: epilogue)))

@@ -1,0 +1,112 @@
+/// The interior of one output row of a stride-1 3×3 depthwise convolution on
+/// 16-lane vectors, with the row seen as one flat run of floats.
+///
+/// With stride 1, output float `f` of a row (pixel `f / C`, channel `f % C`)
+/// reads input float `f + ky·rowFloats + kx·C` for tap (ky, kx), the same
+/// offset for every channel. So the row is swept 16 floats at a time whatever
+/// the channel count — no 8-channel blocks, no half-empty vectors for 24, 28
+/// or 42 channels — and the weights a vector needs depend only on `f` modulo
+/// the period `lcm(16, C)`: each tap's weights, the bias and the PReLU slopes
+/// are packed once, repeated over a period (plus 48 floats, so four vectors
+/// in a row never wrap).
+///
+/// Each output sums its nine taps from zero in the same order as
+/// `Inference`'s 8-lane kernel (ky, then kx), then adds the bias and applies
+/// the activation, so results are bit-identical.
+public enum WideDepthwise3x3 {
+    /// Floats per packed row (a tap's weights, the bias or the slopes).
+    public static func span(channels: Int) -> Int { period(channels: channels) + 48 }
+
+    /// `lcm(16, channels)`: after this many floats the channel pattern repeats.
+    public static func period(channels: Int) -> Int {
+        var a = 16, b = channels
+        while b != 0 { (a, b) = (b, a % b) }
+        return 16 / a * channels
+    }
+
+    /// Floats `pack` returns: nine taps, the bias, the slopes.
+    public static func packedCount(channels: Int) -> Int { 11 * span(channels: channels) }
+
+    /// Packs TFLite's `[1][3][3][C]` filter, the bias and (when PReLU
+    /// follows) its slopes: row `r` holds `values[r][j % C]` for `j` in
+    /// `0..<span`.
+    public static func pack(weights: [Float], bias: [Float], slopes: [Float]?, channels: Int) -> [Float] {
+        precondition(weights.count == 9 * channels && bias.count == channels && (slopes?.count ?? channels) == channels,
+                     "WideDepthwise3x3.pack: \(weights.count) weights, \(bias.count) biases for \(channels) channels")
+        let span = span(channels: channels)
+        var packed = [Float](repeating: 0, count: packedCount(channels: channels))
+        for j in 0..<span {
+            let c = j % channels
+            for tap in 0..<9 { packed[tap * span + j] = weights[tap * channels + c] }
+            packed[9 * span + j] = bias[c]
+            packed[10 * span + j] = slopes?[c] ?? 0
+        }
+        return packed
+    }
+
+    /// Writes `count` floats from `output` on: the outputs whose top-left
+    /// tap is the input float at the same position from `input` on (input
+    /// rows `rowFloats` apart, pixels `channels` floats apart). `table` is
+    /// `pack`'s result; `activation` is applied after the bias (`.prelu`'s
+    /// pointer is ignored: the slopes are in the table). Loads may run up to
+    /// 15 floats past the last input the row needs (the arena's read slack
+    /// covers them); stores stop at `count`.
+    /// Not inlined: it must run as compiled for this target's CPU (AVX-512), not the caller's.
+    @inline(never)
+    public static func row(input: UnsafePointer<Float>, rowFloats: Int, channels: Int, table: UnsafePointer<Float>,
+                           count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+        switch activation {
+        case .none: sweep(input, rowFloats, channels, table, count, output, WideIdentity())
+        case .relu: sweep(input, rowFloats, channels, table, count, output, WideReLU())
+        case .relu6: sweep(input, rowFloats, channels, table, count, output, WideReLU6())
+        case .prelu: sweep(input, rowFloats, channels, table, count, output, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        }
+    }
+
+    @inline(__always)
+    private static func sweep<A: WideActivationFunction>(
+        _ input: UnsafePointer<Float>, _ rowFloats: Int, _ channels: Int, _ table: UnsafePointer<Float>,
+        _ count: Int, _ output: UnsafeMutablePointer<Float>, _ activation: A
+    ) {
+        let period = period(channels: channels), span = span(channels: channels)
+        let c1 = channels, c2 = 2 * channels
+        let r1 = rowFloats, r2 = 2 * rowFloats
+        let offsets = (0, c1, c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2)
+        let bias = table + 9 * span
+        @inline(__always) func tap(_ k: Int, _ f: Int, _ phase: Int, _ lane: Int, _ acc: SIMD16<Float>, _ offset: Int) -> SIMD16<Float> {
+            acc.addingProduct(WideVector.load(input + f + offset + lane), WideVector.load(table + k * span + phase + lane))
+        }
+        @inline(__always) func sum(_ f: Int, _ phase: Int, _ lane: Int) -> SIMD16<Float> {
+            var acc = SIMD16<Float>.zero
+            acc = tap(0, f, phase, lane, acc, offsets.0)
+            acc = tap(1, f, phase, lane, acc, offsets.1)
+            acc = tap(2, f, phase, lane, acc, offsets.2)
+            acc = tap(3, f, phase, lane, acc, offsets.3)
+            acc = tap(4, f, phase, lane, acc, offsets.4)
+            acc = tap(5, f, phase, lane, acc, offsets.5)
+            acc = tap(6, f, phase, lane, acc, offsets.6)
+            acc = tap(7, f, phase, lane, acc, offsets.7)
+            acc = tap(8, f, phase, lane, acc, offsets.8)
+            return activation(acc + WideVector.load(bias + phase + lane), channel: phase + lane)
+        }
+        var f = 0, phase = 0
+        // Four vectors at a time: four independent FMA chains.
+        while f + 64 <= count {
+            let v0 = sum(f, phase, 0), v1 = sum(f, phase, 16), v2 = sum(f, phase, 32), v3 = sum(f, phase, 48)
+            let raw = UnsafeMutableRawPointer(output + f)
+            raw.storeBytes(of: v0, as: SIMD16<Float>.self)
+            (raw + 64).storeBytes(of: v1, as: SIMD16<Float>.self)
+            (raw + 128).storeBytes(of: v2, as: SIMD16<Float>.self)
+            (raw + 192).storeBytes(of: v3, as: SIMD16<Float>.self)
+            f += 64
+            phase += 64
+            while phase >= period { phase -= period }
+        }
+        while f < count {
+            WideVector.store(sum(f, phase, 0), output + f, lanes: min(16, count - f))
+            f += 16
+            phase += 16
+            if phase == period { phase = 0 }
+        }
+    }
+}

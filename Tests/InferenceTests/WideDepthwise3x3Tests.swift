@@ -1,0 +1,62 @@
+import Inference
+import InferenceWide
+import Testing
+import _TestSupport
+
+/// The 16-lane flat depthwise row against a scalar 3×3 depthwise that sums
+/// the taps in the same order with fused multiply-adds: every output must be
+/// bit-identical (the 8-lane kernel computes exactly this).
+@Suite struct WideDepthwise3x3Tests {
+    enum Kind: String, CaseIterable { case none, relu, relu6, prelu }
+
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"),
+          arguments: [8, 24, 28, 42, 96], Kind.allCases)
+    func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: Kind) {
+        // 13 output pixels: whole blocks of four vectors, single vectors and a partial tail for every channel count.
+        let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
+        var generator = SplitMix64(seed: UInt64(channels))
+        let input = (0..<(3 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
+        let slopes = (0..<channels).map { _ in generator.unitFloat() }
+        let table = WideDepthwise3x3.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        let count = pixels * channels
+        var output = [Float](repeating: .nan, count: count + 16)
+        input.withUnsafeBufferPointer { x in
+            table.withUnsafeBufferPointer { t in
+                output.withUnsafeMutableBufferPointer { out in
+                    let activation: WideActivation = switch kind {
+                    case .none: .none
+                    case .relu: .relu
+                    case .relu6: .relu6
+                    case .prelu: .prelu(t.baseAddress!)  // ignored: the slopes are in the table
+                    }
+                    WideDepthwise3x3.row(input: x.baseAddress!, rowFloats: rowFloats, channels: channels, table: t.baseAddress!,
+                                         count: count, activation: activation, output: out.baseAddress!)
+                }
+            }
+        }
+        for pixel in 0..<pixels {
+            for channel in 0..<channels {
+                var sum: Float = 0
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        sum = sum.addingProduct(input[ky * rowFloats + (pixel + kx) * channels + channel],
+                                                weights[(ky * 3 + kx) * channels + channel])
+                    }
+                }
+                var expected = sum + bias[channel]
+                switch kind {
+                case .none: break
+                case .relu: if expected < 0 { expected = 0 }
+                case .relu6: expected = expected < 0 ? 0 : (expected > 6 ? 6 : expected)
+                case .prelu: if expected < 0 { expected *= slopes[channel] }
+                }
+                let got = output[pixel * channels + channel]
+                #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
+            }
+        }
+        let untouched = output[count...].allSatisfy { $0.isNaN }
+        #expect(untouched, "wrote past the row")
+    }
+}
