@@ -1,3 +1,4 @@
+import CCPUFeatures
 import ImageCore
 
 /// Fills a model's NHWC float input from an image.
@@ -34,7 +35,19 @@ package enum TensorSampler {
                 let bottom = fetch(x0, y0 + 1) * (1 - tx) + fetch(x0 + 1, y0 + 1) * tx
                 return top * (1 - ty) + bottom * ty
             }
+            let base = UnsafeRawPointer(pixels.baseAddress!)
             for v in 0..<size {
+                if taps == 1 && v + 2 < size {
+                    // Two rows ahead, the source lines each fourth sample will read (rows y0 and y0 + 1):
+                    // the tensor row crosses the picture on a slant the hardware prefetcher does not follow.
+                    for u in stride(from: 0, to: size, by: 4) {
+                        let p = transform.apply(Float(u) + 0.5, Float(v + 2) + 0.5)
+                        guard p.x.isFinite, p.y.isFinite else { continue }
+                        let x = min(max(Int(p.x - 0.5), 0), width - 1), y = min(max(Int(p.y - 0.5), 0), height - 1)
+                        facepipe_prefetch(base + (y * width + x) * 3)
+                        facepipe_prefetch(base + (min(y + 1, height - 1) * width + x) * 3)
+                    }
+                }
                 for u in 0..<size {
                     var sum = SIMD4<Float>.zero
                     for j in 0..<taps {
