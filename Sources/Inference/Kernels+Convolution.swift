@@ -8,6 +8,7 @@ extension Kernels {
             WidePointwise.run(input: arena + step.input, weights: constants + wide, output: arena + step.output,
                               pixels: g.outHeight * g.outWidth, inChannels: g.inChannels, outChannels: g.outChannels,
                               bias: constants + e.bias, residual: e.residual.map { UnsafePointer(arena + $0) },
+                              residualChannels: e.residualChannels ?? g.outChannels,
                               first: e.first.wide(constants), second: e.second.wide(constants))
             return
         }

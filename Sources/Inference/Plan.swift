@@ -27,6 +27,9 @@ struct Epilogue: Sendable, Equatable {
     var first: Activation
     /// Arena offset of a tensor shaped like the output, added after `first` (a fused ADD).
     var residual: Int?
+    /// Channels per pixel of `residual` when a channel PAD was folded into
+    /// it (`.lanes16` 1×1 convolutions only); nil: the output's channels.
+    var residualChannels: Int? = nil
     var second: Activation
 }
 

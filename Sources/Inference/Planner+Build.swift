@@ -34,7 +34,8 @@ extension Planner {
             case let .convolution(weights, bias, depthwise, geometry):
                 let epilogue = Epilogue(
                     bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
-                    first: try place(node.first), residual: node.residual.map(at), second: try place(node.second))
+                    first: try place(node.first), residual: node.residual.map(at), residualChannels: node.residualChannels,
+                    second: try place(node.second))
                 let offset: Int
                 let wide = !depthwise && geometry.isPointwise && kernels == .lanes16
                 // A 24-channel windowed convolution without a fused ADD: its interior runs in WideWindowed24.

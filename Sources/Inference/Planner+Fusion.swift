@@ -45,6 +45,33 @@ extension Planner {
                 index = next
             }
         }
+        foldChannelPads(&nodes, consumers: consumers)
         nodes.removeAll { $0.removed }
+    }
+
+    /// In a `.lanes16` plan, a 1×1 convolution whose fused residual is a
+    /// PAD that only appends zero channels (BlazeFace's skip connections,
+    /// e.g. 24 → 28) reads the PAD's input instead, adding zero to the extra
+    /// channels (`WidePointwise`); the PAD step goes. Same sums, so the same
+    /// bits as adding the padded tensor.
+    private func foldChannelPads(_ nodes: inout [Node], consumers: [Int]) {
+        guard kernels == .lanes16 else { return }
+        var producer = [Int: Int]()
+        for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
+        for index in nodes.indices where !nodes[index].removed {
+            guard case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
+                  let residual = nodes[index].residual, consumers[residual] == 1,
+                  nodes[index].second == .none || nodes[index].second == .relu,
+                  let padIndex = producer[residual], padIndex < index,
+                  case let .pad(before) = nodes[padIndex].kind, before.allSatisfy({ $0 == 0 }),
+                  let source = nodes[padIndex].inputs.first,
+                  let inShape = shapes[source], let outShape = shapes[residual],
+                  inShape.count == 4, outShape.count == 4, inShape.dropLast() == outShape.dropLast(),
+                  inShape[3] < outShape[3]
+            else { continue }
+            nodes[index].residual = source
+            nodes[index].residualChannels = inShape[3]
+            nodes[padIndex].removed = true
+        }
     }
 }

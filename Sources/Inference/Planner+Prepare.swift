@@ -26,6 +26,9 @@ struct Node {
     var output: Int
     var first: PendingActivation = .none
     var residual: Int?
+    /// Channels per pixel of `residual` when a channel PAD was folded into
+    /// it (fewer than the output's; the rest add zero). nil: the output's.
+    var residualChannels: Int?
     var second: PendingActivation = .none
     var removed = false
 }

@@ -41,7 +41,7 @@ public enum WidePointwise {
     public static func run(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
         pixels: Int, inChannels: Int, outChannels: Int, bias: UnsafePointer<Float>,
-        residual: UnsafePointer<Float>?, first: WideActivation, second: WideActivation
+        residual: UnsafePointer<Float>?, residualChannels: Int, first: WideActivation, second: WideActivation
     ) {
         struct Run: WideEpilogueConsumer {
             let input: UnsafePointer<Float>, weights: UnsafePointer<Float>
@@ -50,7 +50,8 @@ public enum WidePointwise {
                 WidePointwise.gemm(input: input, weights: weights, pixels: pixels, inC: inChannels, outC: outChannels, epilogue: epilogue)
             }
         }
-        WideActivation.withEpilogue(first: first, second: second, bias: bias, residual: residual, output: output,
+        WideActivation.withEpilogue(first: first, second: second, bias: bias, residual: residual,
+                                    residualChannels: residualChannels, outputChannels: outChannels, output: output,
                                     Run(input: input, weights: weights, pixels: pixels, inChannels: inChannels, outChannels: outChannels))
     }
 
@@ -88,22 +89,22 @@ public enum WidePointwise {
                 }
                 let c = b * 16, e = p * outC + c
                 let lanesB = min(16, outC - c - 16)
-                epilogue.store(a0, channel: c, lanes: 16, element: e)
-                epilogue.store(b0, channel: c + 16, lanes: lanesB, element: e + 16)
-                epilogue.store(a1, channel: c, lanes: 16, element: e + outC)
-                epilogue.store(b1, channel: c + 16, lanes: lanesB, element: e + outC + 16)
-                epilogue.store(a2, channel: c, lanes: 16, element: e + 2 * outC)
-                epilogue.store(b2, channel: c + 16, lanes: lanesB, element: e + 2 * outC + 16)
-                epilogue.store(a3, channel: c, lanes: 16, element: e + 3 * outC)
-                epilogue.store(b3, channel: c + 16, lanes: lanesB, element: e + 3 * outC + 16)
-                epilogue.store(a4, channel: c, lanes: 16, element: e + 4 * outC)
-                epilogue.store(b4, channel: c + 16, lanes: lanesB, element: e + 4 * outC + 16)
-                epilogue.store(a5, channel: c, lanes: 16, element: e + 5 * outC)
-                epilogue.store(b5, channel: c + 16, lanes: lanesB, element: e + 5 * outC + 16)
-                epilogue.store(a6, channel: c, lanes: 16, element: e + 6 * outC)
-                epilogue.store(b6, channel: c + 16, lanes: lanesB, element: e + 6 * outC + 16)
-                epilogue.store(a7, channel: c, lanes: 16, element: e + 7 * outC)
-                epilogue.store(b7, channel: c + 16, lanes: lanesB, element: e + 7 * outC + 16)
+                epilogue.store(a0, channel: c, lanes: 16, element: e, pixel: p)
+                epilogue.store(b0, channel: c + 16, lanes: lanesB, element: e + 16, pixel: p)
+                epilogue.store(a1, channel: c, lanes: 16, element: e + outC, pixel: p + 1)
+                epilogue.store(b1, channel: c + 16, lanes: lanesB, element: e + outC + 16, pixel: p + 1)
+                epilogue.store(a2, channel: c, lanes: 16, element: e + 2 * outC, pixel: p + 2)
+                epilogue.store(b2, channel: c + 16, lanes: lanesB, element: e + 2 * outC + 16, pixel: p + 2)
+                epilogue.store(a3, channel: c, lanes: 16, element: e + 3 * outC, pixel: p + 3)
+                epilogue.store(b3, channel: c + 16, lanes: lanesB, element: e + 3 * outC + 16, pixel: p + 3)
+                epilogue.store(a4, channel: c, lanes: 16, element: e + 4 * outC, pixel: p + 4)
+                epilogue.store(b4, channel: c + 16, lanes: lanesB, element: e + 4 * outC + 16, pixel: p + 4)
+                epilogue.store(a5, channel: c, lanes: 16, element: e + 5 * outC, pixel: p + 5)
+                epilogue.store(b5, channel: c + 16, lanes: lanesB, element: e + 5 * outC + 16, pixel: p + 5)
+                epilogue.store(a6, channel: c, lanes: 16, element: e + 6 * outC, pixel: p + 6)
+                epilogue.store(b6, channel: c + 16, lanes: lanesB, element: e + 6 * outC + 16, pixel: p + 6)
+                epilogue.store(a7, channel: c, lanes: 16, element: e + 7 * outC, pixel: p + 7)
+                epilogue.store(b7, channel: c + 16, lanes: lanesB, element: e + 7 * outC + 16, pixel: p + 7)
                 b += 2
             }
             if b < blocks {
@@ -117,14 +118,14 @@ public enum WidePointwise {
                     a6 = a6.addingProduct(SIMD16(repeating: x6[i]), va); a7 = a7.addingProduct(SIMD16(repeating: x7[i]), va)
                 }
                 let c = b * 16, e = p * outC + c, lanes = min(16, outC - c)
-                epilogue.store(a0, channel: c, lanes: lanes, element: e)
-                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC)
-                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC)
-                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC)
-                epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC)
-                epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC)
-                epilogue.store(a6, channel: c, lanes: lanes, element: e + 6 * outC)
-                epilogue.store(a7, channel: c, lanes: lanes, element: e + 7 * outC)
+                epilogue.store(a0, channel: c, lanes: lanes, element: e, pixel: p)
+                epilogue.store(a1, channel: c, lanes: lanes, element: e + outC, pixel: p + 1)
+                epilogue.store(a2, channel: c, lanes: lanes, element: e + 2 * outC, pixel: p + 2)
+                epilogue.store(a3, channel: c, lanes: lanes, element: e + 3 * outC, pixel: p + 3)
+                epilogue.store(a4, channel: c, lanes: lanes, element: e + 4 * outC, pixel: p + 4)
+                epilogue.store(a5, channel: c, lanes: lanes, element: e + 5 * outC, pixel: p + 5)
+                epilogue.store(a6, channel: c, lanes: lanes, element: e + 6 * outC, pixel: p + 6)
+                epilogue.store(a7, channel: c, lanes: lanes, element: e + 7 * outC, pixel: p + 7)
             }
             p += 8
         }
@@ -135,7 +136,7 @@ public enum WidePointwise {
                 var a0 = SIMD16<Float>.zero
                 for i in 0..<inC { a0 = a0.addingProduct(SIMD16(repeating: x0[i]), WideVector.load(wa + i * 16)) }
                 let c = b * 16
-                epilogue.store(a0, channel: c, lanes: min(16, outC - c), element: p * outC + c)
+                epilogue.store(a0, channel: c, lanes: min(16, outC - c), element: p * outC + c, pixel: p)
             }
             p += 1
         }

@@ -28,6 +28,18 @@ import _TestSupport
         }
     }
 
+    /// BlazeFace's skip connections pad 24 → 28 channels (and so on) before
+    /// the ADD; the 16-lane plan reads the unpadded tensor in the 1×1
+    /// convolution's epilogue instead (`widthsAgree` checks the values).
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"))
+    func widePlanFoldsChannelPads() throws {
+        let narrow = try Model(contentsOf: Fixtures.model("face_detection_short_range.tflite"), kernels: .lanes8)
+        let wide = try Model(contentsOf: Fixtures.model("face_detection_short_range.tflite"), kernels: .lanes16)
+        let pads = { (model: Model) in model.stepSummaries.filter { $0.kind == "PAD" }.count }
+        #expect(pads(narrow) == 11)
+        #expect(pads(wide) == 0)
+    }
+
     @Test func forcedNarrowWidthWhenUnavailable() throws {
         let model = try Model(contentsOf: Fixtures.model("iris_landmark.tflite"), kernels: .lanes16)
         #expect(model.kernels == (KernelWidth.lanes16.isAvailable ? .lanes16 : .lanes8))
