@@ -287,6 +287,10 @@ extension Kernels {
     /// sweeps the row; 3×3 windows fully inside the input use nine weight vectors
     /// held in registers.
     static func depthwise(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
+        if let table = step.wideTable {
+            wideDepthwise3x3(step, arena: arena, constants: constants, table: constants + table)
+            return
+        }
         struct Run: EpilogueConsumer {
             let step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
             func run<E: OutputEpilogue>(_ epilogue: E) {
@@ -314,11 +318,7 @@ extension Kernels {
             // Stride-1 and stride-2 3×3 interiors run channel-inner for all blocks at once; the blocks below then skip them.
             let interiorDone = is3x3 && rowsFull && (sw == 1 || sw == 2) && firstFull < lastFull
             if interiorDone {
-                if let table = step.wideTable {
-                    WideDepthwise3x3.row(input: input + (iy0 * g.inWidth + firstFull - g.padLeft) * channels, rowFloats: g.inWidth * channels,
-                                         channels: channels, table: constants + table, count: (lastFull - firstFull) * channels,
-                                         activation: step.epilogue.first.wide(constants), output: arena + step.output + (oy * g.outWidth + firstFull) * channels)
-                } else if sw == 1 {
+                if sw == 1 {
                     depthwise3x3Stride1Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
                 } else {
                     depthwise3x3Stride2Row(g, input: input, weights: weights, padded: padded, oy: oy, iy0: iy0, start: firstFull, end: lastFull, epilogue: epilogue)
@@ -378,6 +378,59 @@ extension Kernels {
                     ox += 1
                 }
                 c += 8
+            }
+        }
+    }
+
+    /// Stride-1 3×3 depthwise on 16 lanes (`WideDepthwise3x3`, planned with
+    /// `Step.Depthwise.wideTable`): each output row's interior columns in
+    /// one flat sweep, kernel rows in the padding read from a row of zeros;
+    /// each border pixel from a copy of its 3×3 window with zeros outside the
+    /// input. Adding a zero tap leaves a sum unchanged (it is never −0), so
+    /// results match the 8-lane kernel, which skips those taps, bit for bit.
+    static func wideDepthwise3x3(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>,
+                                 table: UnsafePointer<Float>) {
+        let g = step.geometry
+        let channels = g.inChannels
+        let input = UnsafePointer(arena + step.input), output = arena + step.output
+        let activation = step.epilogue.first.wide(constants)
+        let rowFloats = g.inWidth * channels
+        let firstFull = min(g.outWidth, g.padLeft)
+        let lastFull = max(firstFull, min(g.outWidth, g.inWidth + g.padLeft - 2))
+        // A row of zeros as long as an input row (plus the sweep's read slack), then one 3×3 window.
+        let zeroCount = rowFloats + 2 * channels + 32, windowCount = 9 * channels + 32
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: zeroCount + windowCount) { scratch in
+            let zeros = scratch.baseAddress!, window = zeros + zeroCount
+            zeros.initialize(repeating: 0, count: zeroCount + windowCount)
+            func inputRow(_ iy: Int) -> UnsafePointer<Float> {
+                iy >= 0 && iy < g.inHeight ? input + iy * rowFloats : UnsafePointer(zeros)
+            }
+            for oy in 0..<g.outHeight {
+                let iy0 = oy - g.padTop
+                let top = inputRow(iy0), middle = inputRow(iy0 + 1), bottom = inputRow(iy0 + 2)
+                let outRow = output + oy * g.outWidth * channels
+                if firstFull < lastFull {
+                    let start = (firstFull - g.padLeft) * channels
+                    WideDepthwise3x3.row(top: top + start, middle: middle + start, bottom: bottom + start, channels: channels,
+                                         table: table, count: (lastFull - firstFull) * channels, activation: activation,
+                                         output: outRow + firstFull * channels)
+                }
+                for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
+                    for ky in 0..<3 {
+                        let iy = iy0 + ky
+                        for kx in 0..<3 {
+                            let ix = ox - g.padLeft + kx
+                            let target = window + (ky * 3 + kx) * channels
+                            if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
+                                target.update(from: input + iy * rowFloats + ix * channels, count: channels)
+                            } else {
+                                target.update(repeating: 0, count: channels)
+                            }
+                        }
+                    }
+                    WideDepthwise3x3.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels, channels: channels,
+                                         table: table, count: channels, activation: activation, output: outRow + ox * channels)
+                }
             }
         }
     }

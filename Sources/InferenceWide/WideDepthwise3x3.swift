@@ -45,48 +45,57 @@ public enum WideDepthwise3x3 {
     }
 
     /// Writes `count` floats from `output` on: the outputs whose top-left
-    /// tap is the input float at the same position from `input` on (input
-    /// rows `rowFloats` apart, pixels `channels` floats apart). `table` is
-    /// `pack`'s result; `activation` is applied after the bias (`.prelu`'s
-    /// pointer is ignored: the slopes are in the table). Loads may run up to
-    /// 15 floats past the last input the row needs (the arena's read slack
-    /// covers them); stores stop at `count`.
+    /// tap is the float at the same position from `top` on, with kernel
+    /// rows 1 and 2 at the same positions from `middle` and `bottom` on
+    /// (pixels `channels` floats apart; a row of padding can be zeros).
+    /// `table` is `pack`'s result; `activation` is applied after the bias
+    /// (`.prelu`'s pointer is ignored: the slopes are in the table). Loads
+    /// may run up to 15 floats past the last input the row needs (the
+    /// arena's read slack covers them); stores stop at `count`.
     /// Not inlined: it must run as compiled for this target's CPU (AVX-512), not the caller's.
     @inline(never)
+    public static func row(top: UnsafePointer<Float>, middle: UnsafePointer<Float>, bottom: UnsafePointer<Float>,
+                           channels: Int, table: UnsafePointer<Float>,
+                           count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+        let rows = (top, middle, bottom)
+        switch activation {
+        case .none: sweep(rows, channels, table, count, output, WideIdentity())
+        case .relu: sweep(rows, channels, table, count, output, WideReLU())
+        case .relu6: sweep(rows, channels, table, count, output, WideReLU6())
+        case .prelu: sweep(rows, channels, table, count, output, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        }
+    }
+
+    /// `row` for input rows `rowFloats` apart from `input` on.
     public static func row(input: UnsafePointer<Float>, rowFloats: Int, channels: Int, table: UnsafePointer<Float>,
                            count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
-        switch activation {
-        case .none: sweep(input, rowFloats, channels, table, count, output, WideIdentity())
-        case .relu: sweep(input, rowFloats, channels, table, count, output, WideReLU())
-        case .relu6: sweep(input, rowFloats, channels, table, count, output, WideReLU6())
-        case .prelu: sweep(input, rowFloats, channels, table, count, output, WidePReLU(alpha: table + 10 * span(channels: channels)))
-        }
+        row(top: input, middle: input + rowFloats, bottom: input + 2 * rowFloats, channels: channels, table: table,
+            count: count, activation: activation, output: output)
     }
 
     @inline(__always)
     private static func sweep<A: WideActivationFunction>(
-        _ input: UnsafePointer<Float>, _ rowFloats: Int, _ channels: Int, _ table: UnsafePointer<Float>,
+        _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), _ channels: Int, _ table: UnsafePointer<Float>,
         _ count: Int, _ output: UnsafeMutablePointer<Float>, _ activation: A
     ) {
         let period = period(channels: channels), span = span(channels: channels)
         let c1 = channels, c2 = 2 * channels
-        let r1 = rowFloats, r2 = 2 * rowFloats
-        let offsets = (0, c1, c2, r1, r1 + c1, r1 + c2, r2, r2 + c1, r2 + c2)
+        let (r0, r1, r2) = rows
         let bias = table + 9 * span
-        @inline(__always) func tap(_ k: Int, _ f: Int, _ phase: Int, _ lane: Int, _ acc: SIMD16<Float>, _ offset: Int) -> SIMD16<Float> {
-            acc.addingProduct(WideVector.load(input + f + offset + lane), WideVector.load(table + k * span + phase + lane))
+        @inline(__always) func tap(_ k: Int, _ f: Int, _ phase: Int, _ lane: Int, _ acc: SIMD16<Float>, _ source: UnsafePointer<Float>) -> SIMD16<Float> {
+            acc.addingProduct(WideVector.load(source + f + lane), WideVector.load(table + k * span + phase + lane))
         }
         @inline(__always) func sum(_ f: Int, _ phase: Int, _ lane: Int) -> SIMD16<Float> {
             var acc = SIMD16<Float>.zero
-            acc = tap(0, f, phase, lane, acc, offsets.0)
-            acc = tap(1, f, phase, lane, acc, offsets.1)
-            acc = tap(2, f, phase, lane, acc, offsets.2)
-            acc = tap(3, f, phase, lane, acc, offsets.3)
-            acc = tap(4, f, phase, lane, acc, offsets.4)
-            acc = tap(5, f, phase, lane, acc, offsets.5)
-            acc = tap(6, f, phase, lane, acc, offsets.6)
-            acc = tap(7, f, phase, lane, acc, offsets.7)
-            acc = tap(8, f, phase, lane, acc, offsets.8)
+            acc = tap(0, f, phase, lane, acc, r0)
+            acc = tap(1, f, phase, lane, acc, r0 + c1)
+            acc = tap(2, f, phase, lane, acc, r0 + c2)
+            acc = tap(3, f, phase, lane, acc, r1)
+            acc = tap(4, f, phase, lane, acc, r1 + c1)
+            acc = tap(5, f, phase, lane, acc, r1 + c2)
+            acc = tap(6, f, phase, lane, acc, r2)
+            acc = tap(7, f, phase, lane, acc, r2 + c1)
+            acc = tap(8, f, phase, lane, acc, r2 + c2)
             return activation(acc + WideVector.load(bias + phase + lane), channel: phase + lane)
         }
         var f = 0, phase = 0

@@ -59,4 +59,23 @@ import _TestSupport
         let untouched = output[count...].allSatisfy { $0.isNaN }
         #expect(untouched, "wrote past the row")
     }
+
+    /// Whole steps (borders, padding rows, tiny maps) through a hand-built
+    /// DEPTHWISE_CONV_2D: the 16-lane plan's outputs equal the 8-lane plan's bit for bit.
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"),
+          arguments: [(5, 7, 24, Int8(0)), (1, 1, 8, 0), (2, 3, 28, 0), (6, 4, 42, 0), (9, 11, 32, 1), (4, 19, 96, 0)])
+    func stepMatchesTheNarrowKernelBitForBit(_ height: Int, _ width: Int, _ channels: Int, _ padding: Int8) throws {
+        for activation: Int8 in [0, 1, 3] {
+            let file = TinyConvModel.depthwise(height: height, width: width, channels: channels, padding: padding,
+                                               activation: activation, seed: UInt64(channels + Int(activation))).serialized()
+            let narrow = try Model(bytes: file, kernels: .lanes8)
+            let wide = try Model(bytes: file, kernels: .lanes16)
+            var generator = SplitMix64(seed: UInt64(height * width))
+            let input = (0..<(height * width * channels)).map { _ in generator.unitFloat() * 4 - 2 }
+            let expected = try Interpreter(model: narrow).run([input])[0]
+            let got = try Interpreter(model: wide).run([input])[0]
+            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(height)×\(width)×\(channels), padding \(padding), activation \(activation)")
+        }
+    }
 }

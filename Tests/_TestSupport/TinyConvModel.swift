@@ -1,5 +1,6 @@
 /// A hand-built one-operator TFLite file (a 1×1 CONV_2D, VALID, stride 1) whose every
 /// field can be set to a hostile value. Tensors: 0 input, 1 weights, 2 bias, 3 output.
+/// `depthwise(...)` makes a DEPTHWISE_CONV_2D instead.
 public struct TinyConvModel: Sendable {
     public var version: UInt32 = 3
     public var inputShape: [Int32] = [1, 4, 4, 8]
@@ -24,8 +25,30 @@ public struct TinyConvModel: Sendable {
     public var bias: [Float] = (0..<8).map { Float($0) / 4 - 1 }
     /// Replaces the weight buffer's bytes when set.
     public var weightBytes: [UInt8]?
+    /// Writes DepthwiseConv2DOptions (depth multiplier 1) instead of Conv2DOptions.
+    public var isDepthwise = false
 
     public init() {}
+
+    /// A 3×3 DEPTHWISE_CONV_2D over `height × width × channels`, stride 1,
+    /// SAME (`padding` 0) or VALID (1), with seeded weights and biases.
+    public static func depthwise(height: Int, width: Int, channels: Int, padding: Int8, activation: Int8, seed: UInt64) -> TinyConvModel {
+        var model = TinyConvModel()
+        var generator = SplitMix64(seed: seed)
+        let (h, w, c) = (Int32(height), Int32(width), Int32(channels))
+        model.isDepthwise = true
+        model.deprecatedCode = 4
+        model.builtinCode = 4
+        model.padding = padding
+        model.activation = activation
+        model.inputShape = [1, h, w, c]
+        model.weightShape = [1, 3, 3, c]
+        model.biasShape = [c]
+        model.outputShape = padding == 0 ? [1, h, w, c] : [1, h - 2, w - 2, c]
+        model.weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        model.bias = (0..<channels).map { _ in generator.unitFloat() - 0.5 }
+        return model
+    }
 
     static func floatBytes(_ values: [Float]) -> [UInt8] {
         values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
@@ -35,9 +58,12 @@ public struct TinyConvModel: Sendable {
         func tensor(_ shape: [Int32], _ type: Int8, _ buffer: UInt32, _ name: String) -> FlatValue {
             .table([0: .int32s(shape), 1: .int8(type), 2: .uint32(buffer), 3: .string(name)])
         }
-        let options: FlatValue = .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int8(activation)])
+        // Conv2DOptions: padding, stride w/h, activation. DepthwiseConv2DOptions: padding, stride w/h, depth multiplier, activation.
+        let options: FlatValue = isDepthwise
+            ? .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int32(1), 4: .int8(activation)])
+            : .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int8(activation)])
         let op: FlatValue = .table([0: .uint32(opcodeIndex), 1: .int32s(operatorInputs), 2: .int32s(operatorOutputs),
-                                    3: .uint8(1), 4: options])
+                                    3: .uint8(isDepthwise ? 2 : 1), 4: options])
         let subgraph: FlatValue = .table([
             0: .tables([tensor(inputShape, inputType, tensorBuffers[0], "input"), tensor(weightShape, weightType, tensorBuffers[1], "weights"),
                         tensor(biasShape, 0, tensorBuffers[2], "bias"), tensor(outputShape, 0, tensorBuffers[3], "output")]),
