@@ -405,32 +405,46 @@ extension Kernels {
             func inputRow(_ iy: Int) -> UnsafePointer<Float> {
                 iy >= 0 && iy < g.inHeight ? input + iy * rowFloats : UnsafePointer(zeros)
             }
-            for oy in 0..<g.outHeight {
+            let start = (firstFull - g.padLeft) * channels, interior = (lastFull - firstFull) * channels
+            var oy = 0
+            while oy < g.outHeight {
                 let iy0 = oy - g.padTop
-                let top = inputRow(iy0), middle = inputRow(iy0 + 1), bottom = inputRow(iy0 + 2)
-                let outRow = output + oy * g.outWidth * channels
+                // Two output rows per sweep where there are two; their four input rows (or zeros).
+                let pair = oy + 1 < g.outHeight
+                let rows = (inputRow(iy0) + start, inputRow(iy0 + 1) + start, inputRow(iy0 + 2) + start, inputRow(iy0 + 3) + start)
                 if firstFull < lastFull {
-                    let start = (firstFull - g.padLeft) * channels
-                    WideDepthwise3x3.row(top: top + start, middle: middle + start, bottom: bottom + start, channels: channels,
-                                         table: table, count: (lastFull - firstFull) * channels, activation: activation,
-                                         output: outRow + firstFull * channels)
+                    let first = output + (oy * g.outWidth + firstFull) * channels
+                    if pair {
+                        WideDepthwise3x3.twoRows(rows, channels: channels, table: table, count: interior, activation: activation,
+                                                 outputs: (first, first + g.outWidth * channels))
+                    } else {
+                        WideDepthwise3x3.row(top: rows.0, middle: rows.1, bottom: rows.2, channels: channels, table: table,
+                                             count: interior, activation: activation, output: first)
+                    }
                 }
-                for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
-                    for ky in 0..<3 {
-                        let iy = iy0 + ky
-                        for kx in 0..<3 {
-                            let ix = ox - g.padLeft + kx
-                            let target = window + (ky * 3 + kx) * channels
-                            if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
-                                target.update(from: input + iy * rowFloats + ix * channels, count: channels)
-                            } else {
-                                target.update(repeating: 0, count: channels)
+                // Border pixels, each from a copy of its window.
+                for row in oy..<(pair ? oy + 2 : oy + 1) {
+                    let iy0 = row - g.padTop
+                    let outRow = output + row * g.outWidth * channels
+                    for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
+                        for ky in 0..<3 {
+                            let iy = iy0 + ky
+                            for kx in 0..<3 {
+                                let ix = ox - g.padLeft + kx
+                                let target = window + (ky * 3 + kx) * channels
+                                if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
+                                    target.update(from: input + iy * rowFloats + ix * channels, count: channels)
+                                } else {
+                                    target.update(repeating: 0, count: channels)
+                                }
                             }
                         }
+                        WideDepthwise3x3.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels,
+                                             channels: channels, table: table, count: channels, activation: activation,
+                                             output: outRow + ox * channels)
                     }
-                    WideDepthwise3x3.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels, channels: channels,
-                                         table: table, count: channels, activation: activation, output: outRow + ox * channels)
                 }
+                oy += pair ? 2 : 1
             }
         }
     }

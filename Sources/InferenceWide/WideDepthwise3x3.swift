@@ -57,12 +57,28 @@ public enum WideDepthwise3x3 {
     public static func row(top: UnsafePointer<Float>, middle: UnsafePointer<Float>, bottom: UnsafePointer<Float>,
                            channels: Int, table: UnsafePointer<Float>,
                            count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
-        let rows = (top, middle, bottom)
+        let rows = (top, middle, bottom, bottom), outputs = (output, output)
         switch activation {
-        case .none: sweep(rows, channels, table, count, output, WideIdentity())
-        case .relu: sweep(rows, channels, table, count, output, WideReLU())
-        case .relu6: sweep(rows, channels, table, count, output, WideReLU6())
-        case .prelu: sweep(rows, channels, table, count, output, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        case .none: sweep(rows, channels, table, count, outputs, twoRows: false, WideIdentity())
+        case .relu: sweep(rows, channels, table, count, outputs, twoRows: false, WideReLU())
+        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: false, WideReLU6())
+        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: false, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        }
+    }
+
+    /// Two output rows at once (`outputs.0` from input rows 0–2, `outputs.1`
+    /// from rows 1–3): each weight vector is loaded once for both, and the
+    /// two middle input rows once for both, so about 1.2 loads per FMA
+    /// instead of 2. Same sums in the same order as `row`.
+    @inline(never)
+    public static func twoRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+                               channels: Int, table: UnsafePointer<Float>, count: Int, activation: WideActivation,
+                               outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
+        switch activation {
+        case .none: sweep(rows, channels, table, count, outputs, twoRows: true, WideIdentity())
+        case .relu: sweep(rows, channels, table, count, outputs, twoRows: true, WideReLU())
+        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: true, WideReLU6())
+        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: true, WidePReLU(alpha: table + 10 * span(channels: channels)))
         }
     }
 
@@ -73,46 +89,49 @@ public enum WideDepthwise3x3 {
             count: count, activation: activation, output: output)
     }
 
+    /// The sweep; `twoRows` is a constant at each call, so each caller gets its own loop.
     @inline(__always)
     private static func sweep<A: WideActivationFunction>(
-        _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>), _ channels: Int, _ table: UnsafePointer<Float>,
-        _ count: Int, _ output: UnsafeMutablePointer<Float>, _ activation: A
+        _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+        _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int,
+        _ outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), twoRows: Bool, _ activation: A
     ) {
         let period = period(channels: channels), span = span(channels: channels)
         let c1 = channels, c2 = 2 * channels
-        let (r0, r1, r2) = rows
+        let (r0, r1, r2, r3) = rows
         let bias = table + 9 * span
-        @inline(__always) func tap(_ k: Int, _ f: Int, _ phase: Int, _ lane: Int, _ acc: SIMD16<Float>, _ source: UnsafePointer<Float>) -> SIMD16<Float> {
-            acc.addingProduct(WideVector.load(source + f + lane), WideVector.load(table + k * span + phase + lane))
+        /// Output vectors at `f + lane` of the top row and (when `twoRows`) the bottom row.
+        @inline(__always) func sums(_ f: Int, _ phase: Int, _ lane: Int) -> (SIMD16<Float>, SIMD16<Float>) {
+            var top = SIMD16<Float>.zero, bottom = SIMD16<Float>.zero
+            @inline(__always) func tap(_ k: Int, _ upper: UnsafePointer<Float>, _ lower: UnsafePointer<Float>) {
+                let weight = WideVector.load(table + k * span + phase + lane)
+                top = top.addingProduct(WideVector.load(upper + f + lane), weight)
+                if twoRows { bottom = bottom.addingProduct(WideVector.load(lower + f + lane), weight) }
+            }
+            tap(0, r0, r1); tap(1, r0 + c1, r1 + c1); tap(2, r0 + c2, r1 + c2)
+            tap(3, r1, r2); tap(4, r1 + c1, r2 + c1); tap(5, r1 + c2, r2 + c2)
+            tap(6, r2, r3); tap(7, r2 + c1, r3 + c1); tap(8, r2 + c2, r3 + c2)
+            let b = WideVector.load(bias + phase + lane)
+            return (activation(top + b, channel: phase + lane), twoRows ? activation(bottom + b, channel: phase + lane) : top)
         }
-        @inline(__always) func sum(_ f: Int, _ phase: Int, _ lane: Int) -> SIMD16<Float> {
-            var acc = SIMD16<Float>.zero
-            acc = tap(0, f, phase, lane, acc, r0)
-            acc = tap(1, f, phase, lane, acc, r0 + c1)
-            acc = tap(2, f, phase, lane, acc, r0 + c2)
-            acc = tap(3, f, phase, lane, acc, r1)
-            acc = tap(4, f, phase, lane, acc, r1 + c1)
-            acc = tap(5, f, phase, lane, acc, r1 + c2)
-            acc = tap(6, f, phase, lane, acc, r2)
-            acc = tap(7, f, phase, lane, acc, r2 + c1)
-            acc = tap(8, f, phase, lane, acc, r2 + c2)
-            return activation(acc + WideVector.load(bias + phase + lane), channel: phase + lane)
+        @inline(__always) func store(_ values: (SIMD16<Float>, SIMD16<Float>), _ at: Int) {
+            UnsafeMutableRawPointer(outputs.0 + at).storeBytes(of: values.0, as: SIMD16<Float>.self)
+            if twoRows { UnsafeMutableRawPointer(outputs.1 + at).storeBytes(of: values.1, as: SIMD16<Float>.self) }
         }
         var f = 0, phase = 0
-        // Four vectors at a time: four independent FMA chains.
+        // Four vectors (two rows: eight) at a time: independent FMA chains.
         while f + 64 <= count {
-            let v0 = sum(f, phase, 0), v1 = sum(f, phase, 16), v2 = sum(f, phase, 32), v3 = sum(f, phase, 48)
-            let raw = UnsafeMutableRawPointer(output + f)
-            raw.storeBytes(of: v0, as: SIMD16<Float>.self)
-            (raw + 64).storeBytes(of: v1, as: SIMD16<Float>.self)
-            (raw + 128).storeBytes(of: v2, as: SIMD16<Float>.self)
-            (raw + 192).storeBytes(of: v3, as: SIMD16<Float>.self)
+            let v0 = sums(f, phase, 0), v1 = sums(f, phase, 16), v2 = sums(f, phase, 32), v3 = sums(f, phase, 48)
+            store(v0, f); store(v1, f + 16); store(v2, f + 32); store(v3, f + 48)
             f += 64
             phase += 64
             while phase >= period { phase -= period }
         }
         while f < count {
-            WideVector.store(sum(f, phase, 0), output + f, lanes: min(16, count - f))
+            let lanes = min(16, count - f)
+            let v = sums(f, phase, 0)
+            WideVector.store(v.0, outputs.0 + f, lanes: lanes)
+            if twoRows { WideVector.store(v.1, outputs.1 + f, lanes: lanes) }
             f += 16
             phase += 16
             if phase == period { phase = 0 }
