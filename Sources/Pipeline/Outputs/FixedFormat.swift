@@ -28,23 +28,24 @@ package enum FixedFormat {
         let scaled = (Double(value) * powersOfTen[decimals]).rounded(.toNearestOrEven)
         guard abs(scaled) < 1e18 else { return appendFormatted(value, decimals: decimals, to: &text) }
         let integer = Int64(scaled)
-        var magnitude = integer.magnitude
-        // Digits, least significant first, padded so there is one before the point.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(24)
-        repeat {
-            digits.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30)
-            magnitude /= 10
-        } while magnitude > 0
-        while digits.count <= decimals { digits.append(0x30) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count + 2)
-        if integer < 0 { bytes.append(0x2D) }  // "-0.00" never happens: a zero integer has no sign
-        for index in stride(from: digits.count - 1, through: 0, by: -1) {
-            if index == decimals - 1 { bytes.append(0x2E) }
-            bytes.append(digits[index])
+        // Written right to left into a stack buffer (no arrays: the JSON writer
+        // formats thousands of numbers per picture): at most 19 digits, the
+        // point, a padding zero and the sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var magnitude = integer.magnitude
+            var start = buffer.count
+            var written = 0
+            // Digits, least significant first, padded so there is one before the point.
+            while magnitude > 0 || written <= decimals {
+                if written == decimals && decimals > 0 { start -= 1; buffer[start] = 0x2E }
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+                written += 1
+            }
+            if integer < 0 { start -= 1; buffer[start] = 0x2D }  // "-0.00" never happens: a zero integer has no sign
+            text += String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
         }
-        text += String(decoding: bytes, as: UTF8.self)
     }
 
     /// The slow general path (huge magnitudes, more than 12 decimals).
