@@ -143,29 +143,41 @@ extension RGBImage {
                 .map { (shape, $0) }
         }
         let stride = width * 3
-        // Coverage per pixel of the union's box: the maximum over shapes.
-        // Only the shapes' own boxes are visited, twice: once to take the
-        // maximum, once to blend (clearing each entry so it blends only once).
-        var mask = [Float](repeating: 0, count: maskWidth * span.rows.count)
-        mask.withUnsafeMutableBufferPointer { maskBuffer in
-            for (shape, part) in parts {
-                for y in part.rows {
-                    let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
-                    let centreY = Double(y) + 0.5
-                    for x in part.columns {
-                        let coverage = Float(shape.coverage(x: Double(x) + 0.5, y: centreY))
-                        if coverage > maskBuffer[row + x] { maskBuffer[row + x] = coverage }
-                    }
-                }
-            }
+        // Row by row: the coverage of each pixel is the maximum over the
+        // shapes whose boxes hold its row, kept in one row of the union's
+        // width (a mask of the whole box — a face outline's is most of the
+        // face — cost more than the drawing). Only the shapes' own columns
+        // are visited, twice: once to take the maximum, once to blend
+        // (clearing each entry so it blends only once).
+        let order = parts.indices.sorted { parts[$0].span.rows.lowerBound < parts[$1].span.rows.lowerBound }
+        var active: [Int] = []
+        var next = 0
+        var coverageRow = [Float](repeating: 0, count: maskWidth)
+        coverageRow.withUnsafeMutableBufferPointer { rowBuffer in
             pixels.withUnsafeMutableBufferPointer { buffer in
                 let base = buffer.baseAddress!
-                for (_, part) in parts {
-                    for y in part.rows {
-                        let row = (y - span.rows.lowerBound) * maskWidth - span.columns.lowerBound
-                        for x in part.columns where maskBuffer[row + x] > 0 {
-                            Self.blend(base + y * stride + x * 3, color, Double(maskBuffer[row + x]) * alpha)
-                            maskBuffer[row + x] = 0
+                for y in span.rows {
+                    while next < order.count && parts[order[next]].span.rows.lowerBound <= y {
+                        active.append(order[next])
+                        next += 1
+                    }
+                    active.removeAll { parts[$0].span.rows.upperBound < y }
+                    let centreY = Double(y) + 0.5
+                    for index in active {
+                        let (shape, part) = parts[index]
+                        for x in part.columns {
+                            let coverage = Float(shape.coverage(x: Double(x) + 0.5, y: centreY))
+                            let slot = x - span.columns.lowerBound
+                            if coverage > rowBuffer[slot] { rowBuffer[slot] = coverage }
+                        }
+                    }
+                    for index in active {
+                        for x in parts[index].span.columns {
+                            let slot = x - span.columns.lowerBound
+                            if rowBuffer[slot] > 0 {
+                                Self.blend(base + y * stride + x * 3, color, Double(rowBuffer[slot]) * alpha)
+                                rowBuffer[slot] = 0
+                            }
                         }
                     }
                 }
