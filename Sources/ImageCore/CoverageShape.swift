@@ -6,6 +6,14 @@ protocol CoverageShape {
     /// The region outside which coverage is 0: (minX, minY, maxX, maxY).
     var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) { get }
     func coverage(x: Double, y: Double) -> Double
+    /// The pixel columns of the row whose centres are at `centreY` outside
+    /// which coverage is 0 (possibly wider; may lie outside the image), or
+    /// nil for all of `bounds`.
+    func inkColumns(centreY: Double) -> Range<Int>?
+}
+
+extension CoverageShape {
+    func inkColumns(centreY: Double) -> Range<Int>? { nil }
 }
 
 /// Coordinates beyond this magnitude are not drawn: nothing plausible lies
@@ -57,6 +65,29 @@ struct CapsuleShape: CoverageShape {
         t = min(max(t, 0), 1)
         let ex = x - (ax + t * dx), ey = y - (ay + t * dy)
         return min(max(halfWidth + 0.5 - (ex * ex + ey * ey).squareRoot(), 0), 1)
+    }
+
+    /// Ink needs a pixel centre closer than `r = halfWidth + 0.5` to the
+    /// segment, so the nearest segment point lies in the band `centreY ± r`
+    /// and within `r` horizontally: the segment's x extent in that band,
+    /// widened by `r` and a pixel of margin. An empty range when the band
+    /// misses the segment.
+    func inkColumns(centreY: Double) -> Range<Int>? {
+        let r = halfWidth + 0.5
+        let dy = by - ay
+        var t0 = 0.0, t1 = 1.0
+        if dy == 0 {
+            guard abs(ay - centreY) <= r else { return 0..<0 }
+        } else {
+            let u = (centreY - r - ay) / dy, v = (centreY + r - ay) / dy
+            t0 = max(t0, min(u, v))
+            t1 = min(t1, max(u, v))
+            guard t0 <= t1 else { return 0..<0 }
+        }
+        let x0 = ax + t0 * (bx - ax), x1 = ax + t1 * (bx - ax)
+        let low = (min(x0, x1) - r - 1.5).rounded(.down), high = (max(x0, x1) + r + 1.5).rounded(.up)
+        guard low.isFinite, high.isFinite, abs(low) <= drawableCoordinateLimit, abs(high) <= drawableCoordinateLimit else { return nil }
+        return Int(low)..<Int(high)
     }
 
     /// The segment clipped (Liang–Barsky) to the rectangle around the image

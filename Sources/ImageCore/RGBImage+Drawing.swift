@@ -163,16 +163,23 @@ extension RGBImage {
                     }
                     active.removeAll { parts[$0].span.rows.upperBound < y }
                     let centreY = Double(y) + 0.5
+                    // Each shape's columns in this row that can get ink (a slanted segment's box is mostly empty).
+                    func columns(_ index: Int) -> Range<Int> {
+                        let whole = parts[index].span.columns
+                        guard let ink = parts[index].shape.inkColumns(centreY: centreY) else { return whole.lowerBound..<(whole.upperBound + 1) }
+                        let low = max(ink.lowerBound, whole.lowerBound), high = min(ink.upperBound, whole.upperBound + 1)
+                        return low < high ? low..<high : low..<low
+                    }
                     for index in active {
-                        let (shape, part) = parts[index]
-                        for x in part.columns {
+                        let shape = parts[index].shape
+                        for x in columns(index) {
                             let coverage = Float(shape.coverage(x: Double(x) + 0.5, y: centreY))
                             let slot = x - span.columns.lowerBound
                             if coverage > rowBuffer[slot] { rowBuffer[slot] = coverage }
                         }
                     }
                     for index in active {
-                        for x in parts[index].span.columns {
+                        for x in columns(index) {
                             let slot = x - span.columns.lowerBound
                             if rowBuffer[slot] > 0 {
                                 Self.blend(base + y * stride + x * 3, color, Double(rowBuffer[slot]) * alpha)
