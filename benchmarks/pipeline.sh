@@ -4,7 +4,7 @@
 # drawing, PNG, CSV) on the same archive and the same cores, in one run, plus
 # the decode + PNG-encode floor (facepipe's `upright-png` pipeline).
 #
-# Environment: WORKERS (default 2), ROUNDS (default 3: the median of three
+# Environment: WORKERS (default 2), ROUNDS (default 5: the median of five
 # back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
 # built by datasets/build-bench.py, or benchmarks/heavy_archive.py when that
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 scripts/install-system-deps.sh time   # GNU time for peak RSS
 
 WORKERS="${WORKERS:-2}"
-ROUNDS="${ROUNDS:-3}"
+ROUNDS="${ROUNDS:-5}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 BIN="$(swift build -c release --show-bin-path)/facepipe"
@@ -56,14 +56,21 @@ facepipe_counts() {  # images, megapixels and faces from run.json
 }
 
 echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, cores: $(nproc), rounds: $ROUNDS"
-# Each round runs the four jobs back to back; the ratio of one round compares
-# runs minutes apart, and the median over rounds damps the machine's drift.
+# Each round runs the four jobs back to back; the median over rounds damps
+# the machine's drift (on this shared machine a job's rate moves by ±15 %
+# from one minute to the next).
 for round in $(seq 1 "$ROUNDS"); do
-    measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
-    measure "facepipe$round" "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe$round" --workers "$WORKERS" --quiet
+    run_faces() { measure "facepipe$round" "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe$round" --workers "$WORKERS" --quiet; }
+    run_mediapipe() {
+        measure "mediapipe$round" taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
+            --out "$WORK/mediapipe$round" --workers "$WORKERS"
+    }
+    # The two runs a round's ratio compares go next to each other, in
+    # alternating order (faces first in odd rounds), so drift of the
+    # machine's speed between them is small and does not favour either.
+    if [ $((round % 2)) = 1 ]; then run_faces; run_mediapipe; else run_mediapipe; run_faces; fi
     measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
-    measure "mediapipe$round" taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
-        --out "$WORK/mediapipe$round" --workers "$WORKERS"
+    measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
 
     failed_everything=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(int(s["entries"] > 0 and s["failedEntries"] == s["entries"]))' "$WORK/facepipe$round/run.json")
     if [ "$failed_everything" = 1 ]; then
