@@ -43,7 +43,7 @@ let package = Package(
 
         // MARK: Images and archives
         .target(name: "ImageCore", swiftSettings: simdSwift),
-        .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims"], swiftSettings: simdSwift),
+        .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift),
         .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"]),
 
         // MARK: Inference

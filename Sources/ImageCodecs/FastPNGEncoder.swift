@@ -1,3 +1,4 @@
+import CCPUFeatures
 import ImageCore
 
 /// Encodes 8-bit RGB images as PNG with facepipe's own deflate compressor
@@ -156,6 +157,12 @@ public enum FastPNGEncoder {
             let rows = min(layout.rowsPerBlock, layout.height - row)
             for index in 0..<rows {
                 let y = row + index
+                // The picture comes from memory, not cache: ask for the row four
+                // ahead now (sequential rows alone left the filter waiting on loads).
+                if y + 4 < layout.height {
+                    let ahead = UnsafeRawPointer(pixels + (y + 4) * pixelRow)
+                    for offset in stride(from: 0, to: pixelRow, by: 64) { facepipe_prefetch(ahead + offset) }
+                }
                 var current = pixels + y * pixelRow
                 var previous = y > 0 ? current - pixelRow : nil
                 if layout.channels == 1 {
