@@ -382,6 +382,12 @@ extension Kernels {
         }
     }
 
+    /// Floats of arena scratch `wideDepthwise3x3` needs: a row of zeros as
+    /// long as an input row plus the sweep's read slack, then one 3×3 window.
+    static func wideDepthwiseScratch(_ g: WindowGeometry) -> Int {
+        (g.inWidth * g.inChannels + 2 * g.inChannels + 32) + (9 * g.inChannels + 32)
+    }
+
     /// Stride-1 3×3 depthwise on 16 lanes (`WideDepthwise3x3`, planned with
     /// `Step.Depthwise.wideTable`): each output row's interior columns in
     /// one flat sweep, kernel rows in the padding read from a row of zeros;
@@ -397,11 +403,12 @@ extension Kernels {
         let rowFloats = g.inWidth * channels
         let firstFull = min(g.outWidth, g.padLeft)
         let lastFull = max(firstFull, min(g.outWidth, g.inWidth + g.padLeft - 2))
-        // A row of zeros as long as an input row (plus the sweep's read slack), then one 3×3 window.
-        let zeroCount = rowFloats + 2 * channels + 32, windowCount = 9 * channels + 32
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: zeroCount + windowCount) { scratch in
-            let zeros = scratch.baseAddress!, window = zeros + zeroCount
-            zeros.initialize(repeating: 0, count: zeroCount + windowCount)
+        // A row of zeros as long as an input row (plus the sweep's read slack), then one 3×3 window,
+        // in the plan's scratch region (other plans of an interpreter may have left data there).
+        let zeroCount = rowFloats + 2 * channels + 32
+        do {
+            let zeros = arena + step.scratch, window = zeros + zeroCount
+            zeros.initialize(repeating: 0, count: wideDepthwiseScratch(g))
             func inputRow(_ iy: Int) -> UnsafePointer<Float> {
                 iy >= 0 && iy < g.inHeight ? input + iy * rowFloats : UnsafePointer(zeros)
             }

@@ -69,8 +69,11 @@ enum Step: Sendable {
         var weights: Int
         /// For a `.lanes16` model's stride-1 3×3 depthwise without a fused
         /// ADD: weights, bias and slopes packed for `WideDepthwise3x3`,
-        /// which runs the interior of every row.
+        /// which runs the whole step (`Kernels.wideDepthwise3x3`).
         var wideTable: Int? = nil
+        /// With `wideTable`: arena offset of `Kernels.wideDepthwiseScratch`
+        /// floats past every tensor, for a row of zeros and a border window.
+        var scratch = 0
         var geometry: WindowGeometry
         var epilogue: Epilogue
     }

@@ -102,7 +102,15 @@ extension Planner {
         }
         statistics.arenaFloats = layout.size
         statistics.steps = steps.count
-        let plan = Plan(steps: steps, arenaSize: layout.size,
+        // Wide depthwise steps share one scratch region after every tensor (no allocation per invocation).
+        var scratchFloats = 0
+        for index in steps.indices {
+            guard case var .depthwise(d) = steps[index], d.wideTable != nil else { continue }
+            d.scratch = layout.size
+            scratchFloats = max(scratchFloats, Kernels.wideDepthwiseScratch(d.geometry))
+            steps[index] = .depthwise(d)
+        }
+        let plan = Plan(steps: steps, arenaSize: layout.size + (scratchFloats + 15) / 16 * 16,
                         inputOffsets: graph.inputs.map(at), outputOffsets: graph.outputs.map(at))
         if let sharedConstants {
             guard pool.count + Kernels.readSlack == sharedConstants.count else {
