@@ -7,11 +7,9 @@ import _TestSupport
 /// the taps in the same order with fused multiply-adds: every output must be
 /// bit-identical (the 8-lane kernel computes exactly this).
 @Suite struct WideDepthwise3x3Tests {
-    enum Kind: String, CaseIterable { case none, relu, relu6, prelu }
-
     @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"),
-          arguments: [8, 24, 28, 42, 96], Kind.allCases)
-    func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: Kind) {
+          arguments: [8, 24, 28, 42, 96], ActivationKind.allCases)
+    func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
         // 13 output pixels: whole blocks of four vectors, single vectors and a partial tail for every channel count.
         let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
         var generator = SplitMix64(seed: UInt64(channels))
@@ -25,14 +23,9 @@ import _TestSupport
         input.withUnsafeBufferPointer { x in
             table.withUnsafeBufferPointer { t in
                 output.withUnsafeMutableBufferPointer { out in
-                    let activation: WideActivation = switch kind {
-                    case .none: .none
-                    case .relu: .relu
-                    case .relu6: .relu6
-                    case .prelu: .prelu(t.baseAddress!)  // ignored: the slopes are in the table
-                    }
+                    // `.prelu`'s pointer is ignored: the slopes are in the table.
                     WideDepthwise3x3.row(input: x.baseAddress!, rowFloats: rowFloats, channels: channels, table: t.baseAddress!,
-                                         count: count, activation: activation, output: out.baseAddress!)
+                                         count: count, activation: kind.wide(slopes: t.baseAddress!), output: out.baseAddress!)
                 }
             }
         }
@@ -45,13 +38,7 @@ import _TestSupport
                                                 weights[(ky * 3 + kx) * channels + channel])
                     }
                 }
-                var expected = sum + bias[channel]
-                switch kind {
-                case .none: break
-                case .relu: if expected < 0 { expected = 0 }
-                case .relu6: expected = expected < 0 ? 0 : (expected > 6 ? 6 : expected)
-                case .prelu: if expected < 0 { expected *= slopes[channel] }
-                }
+                let expected = kind.reference(sum + bias[channel], slope: slopes[channel])
                 let got = output[pixel * channels + channel]
                 #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
             }

@@ -7,10 +7,8 @@ import _TestSupport
 /// that sums the taps in the same order with fused multiply-adds: every
 /// output must be bit-identical (the 8-lane kernel computes exactly this).
 @Suite struct WideWindowed24Tests {
-    enum Kind: String, CaseIterable { case none, relu, relu6, prelu }
-
-    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: Kind.allCases)
-    func fourPixelsMatchTheScalarSumsBitForBit(_ kind: Kind) {
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: ActivationKind.allCases)
+    func fourPixelsMatchTheScalarSumsBitForBit(_ kind: ActivationKind) {
         // A 5×5, stride-2 convolution over 3 channels, as the short-range detector's first layer.
         let kernel = 5, inC = 3, stride = 2, inWidth = 16, inHeight = 5, outC = 24
         let taps = kernel * kernel * inC, rowRun = kernel * inC
@@ -27,15 +25,9 @@ import _TestSupport
                 bias.withUnsafeBufferPointer { b in
                     slopes.withUnsafeBufferPointer { a in
                         output.withUnsafeMutableBufferPointer { out in
-                            let activation: WideActivation = switch kind {
-                            case .none: .none
-                            case .relu: .relu
-                            case .relu6: .relu6
-                            case .prelu: .prelu(a.baseAddress!)
-                            }
                             WideWindowed24.fourPixels(rowStart: x.baseAddress!, pixelStep: stride * inC, inRowFloats: inWidth * inC,
                                                       rowRun: rowRun, kyStart: 0, kyEnd: kernel, weights: w.baseAddress!,
-                                                      bias: b.baseAddress!, activation: activation, output: out.baseAddress!)
+                                                      bias: b.baseAddress!, activation: kind.wide(slopes: a.baseAddress!), output: out.baseAddress!)
                         }
                     }
                 }
@@ -50,13 +42,7 @@ import _TestSupport
                         sum = sum.addingProduct(value, filter[channel * taps + ky * rowRun + k])
                     }
                 }
-                var expected = sum + bias[channel]
-                switch kind {
-                case .none: break
-                case .relu: if expected < 0 { expected = 0 }
-                case .relu6: expected = expected < 0 ? 0 : (expected > 6 ? 6 : expected)
-                case .prelu: if expected < 0 { expected *= slopes[channel] }
-                }
+                let expected = kind.reference(sum + bias[channel], slope: slopes[channel])
                 #expect(output[pixel * outC + channel].bitPattern == expected.bitPattern,
                         "pixel \(pixel) channel \(channel): \(output[pixel * outC + channel]) against \(expected)")
             }
