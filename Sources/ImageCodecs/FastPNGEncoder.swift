@@ -28,6 +28,7 @@ public enum FastPNGEncoder {
             let grey = options.greyscaleWhenPossible && isGrey(pixels)
             let layout = Layout(width: image.width, height: image.height, channels: grey ? 1 : 3, options: options)
             return [UInt8](unsafeUninitializedCapacity: layout.capacity) { buffer, count in
+                HugePages.advise(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: buffer.count)
                 count = write(pixels.baseAddress!, layout, options, into: UnsafeMutableRawBufferPointer(buffer))
             }
         }

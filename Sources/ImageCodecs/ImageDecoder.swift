@@ -76,8 +76,7 @@ public final class ImageDecoder {
         let width = scale.scaled(header.width), height = scale.scaled(header.height)
         var warnings = exif.warnings
         var failure: ImageDecodeError?
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { rgb, initialized in
-            initialized = width * height * 3
+        let pixels = [UInt8](hugePageBacked: width * height * 3) { rgb in
             do throws(ImageDecodeError) {
                 if header.isCMYK {
                     var cmyk = [UInt8](repeating: 0, count: width * height * 4)
@@ -136,8 +135,7 @@ public final class ImageDecoder {
         var warnings = exif.warnings
         let hasAlpha = session.hasAlpha
         var failure: ImageDecodeError?
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { rgb, initialized in
-            initialized = width * height * 3
+        let pixels = [UInt8](hugePageBacked: width * height * 3) { rgb in
             do throws(ImageDecodeError) {
                 let warning: String?
                 if chunks.isInterlaced16Bit {

@@ -22,8 +22,7 @@ extension RGBImage {
         case .rightBottom: (origin, stepI, stepJ) = ((w - 1) * ow + h - 1, -ow, -1) // (H−1−j, W−1−i)
         case .leftBottom: (origin, stepI, stepJ) = ((w - 1) * ow, -ow, 1)           // (j, W−1−i)
         }
-        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { destination, initialized in
-            initialized = pixels.count
+        let out = [UInt8](hugePageBacked: pixels.count) { destination in
             pixels.withUnsafeBufferPointer { source in
                 let src = source.baseAddress!, dst = destination.baseAddress!
                 if !orientation.swapsDimensions {

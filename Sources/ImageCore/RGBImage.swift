@@ -19,7 +19,7 @@ public struct RGBImage: Sendable, Equatable {
     /// A black (or `fill`-coloured) image.
     public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
         precondition(width >= 0 && height >= 0)
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var pixels = [UInt8](hugePageBacked: width * height * 3) { $0.initialize(repeating: 0) }
         if fill != (0, 0, 0) {
             for i in stride(from: 0, to: pixels.count, by: 3) {
                 pixels[i] = fill.0; pixels[i + 1] = fill.1; pixels[i + 2] = fill.2

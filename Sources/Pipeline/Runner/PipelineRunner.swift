@@ -42,6 +42,9 @@ public enum PipelineRunner {
                                                        faceEngineFactory: configuration.faceEngine))
         let workers = configuration.workers
         let window = configuration.reorderWindow
+        // run.json's input digests read every archive once more: do it beside the
+        // workers rather than after them, where it would run on one core alone.
+        async let describedInputs = RunProvenance.describe(inputs)
         let root = plan.root
 
         var writeFailure: String?
@@ -139,7 +142,7 @@ public enum PipelineRunner {
             throw .outputUnusable(path: layout.root.path, reason: "cannot flush outputs: \(error)")
         }
         let summary = writer.summary
-        let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: inputs,
+        let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: await describedInputs,
                                        configuration: configuration, summary: summary,
                                        started: started, finished: Date())
         do {

@@ -27,6 +27,19 @@ struct RunProvenance: Encodable {
         var bytes: Int64?
         var error: String?
     }
+    /// Each input's path, size and SHA-256 (read once, in full), or why it could not be read.
+    static func describe(_ inputs: [RunInput]) -> [InputInfo] {
+        inputs.map { input in
+            guard let path = input.path else { return InputInfo(name: input.name) }
+            do {
+                let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+                return InputInfo(name: input.name, path: path, sha256: try sha256Hex(ofFileAt: URL(fileURLWithPath: path)), bytes: size)
+            } catch {
+                return InputInfo(name: input.name, path: path, error: "\(error)")
+            }
+        }
+    }
+
     struct ConfigurationInfo: Encodable {
         var workers: Int
         var recompute: String
@@ -46,7 +59,7 @@ struct RunProvenance: Encodable {
     var started: String
     var finished: String
 
-    init(toolVersion: String, plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
+    init(toolVersion: String, plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [InputInfo],
          configuration: RunConfiguration, summary: RunSummary, started: Date, finished: Date) {
         tool = "facepipe"
         self.toolVersion = toolVersion
@@ -56,15 +69,7 @@ struct RunProvenance: Encodable {
                       cached: $0.caching == .records, recomputed: $0.recompute)
         })
         models = plan.models.map { ModelInfo(file: $0.fileName, sha256: $0.sha256) }
-        self.inputs = inputs.map { input in
-            guard let path = input.path else { return InputInfo(name: input.name) }
-            do {
-                let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-                return InputInfo(name: input.name, path: path, sha256: try sha256Hex(ofFileAt: URL(fileURLWithPath: path)), bytes: size)
-            } catch {
-                return InputInfo(name: input.name, path: path, error: "\(error)")
-            }
-        }
+        self.inputs = inputs
         let recompute: String
         switch configuration.recompute.kind {
         case .useCache: recompute = "use-cache"
