@@ -39,8 +39,13 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
 # measure NAME COMMAND...: wall time and peak RSS (largest single process) via GNU time.
+# Each job starts after `sync`: the kernel writes a job's output files back to
+# disk about 30 s after they are written (vm.dirty_expire_centisecs), on the
+# same two cores, so without it every job also pays for flushing the previous
+# job's gigabyte of PNGs, and which job that is depends on the round's order.
 measure() {
     local name="$1"; shift
+    sync
     /usr/bin/time -v -o "$WORK/$name.time" "$@" > "$WORK/$name.out" 2> "$WORK/$name.err" || {
         local status=$?
         # facepipe exits 1 when some entries failed; that is a result, not a benchmark failure.
