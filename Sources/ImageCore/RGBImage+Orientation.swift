@@ -47,18 +47,43 @@ extension RGBImage {
                     return
                 }
                 // Tiles keep both the rows read and the columns written in cache
-                // for the transposing cases.
+                // for the transposing cases. A pixel moves as one 4-byte load and
+                // store; the store's fourth byte lands on the first byte of the
+                // destination pixel to its right, which holds raw row j + stepJ, so
+                // rows are visited in the direction of stepJ (that pixel is written
+                // later). The raw row landing in the last destination column (whose
+                // right neighbour starts the next destination row) and the last raw
+                // pixel (whose load would pass the end) move byte by byte.
                 let tile = 32
-                for tileJ in stride(from: 0, to: h, by: tile) {
+                let count = w * h * 3
+                let lastColumnRow = stepJ > 0 ? h - 1 : 0
+                let tileRows = (h + tile - 1) / tile
+                for tileRow in 0..<tileRows {
+                    let tileJ = (stepJ > 0 ? tileRow : tileRows - 1 - tileRow) * tile
                     let jEnd = min(tileJ + tile, h)
                     for tileI in stride(from: 0, to: w, by: tile) {
                         let iEnd = min(tileI + tile, w)
-                        for j in tileJ..<jEnd {
+                        for step in 0..<(jEnd - tileJ) {
+                            let j = stepJ > 0 ? tileJ + step : jEnd - 1 - step
                             var s = (j * w + tileI) * 3
                             var d = origin + tileI * stepI + j * stepJ
+                            if j == lastColumnRow {
+                                for _ in tileI..<iEnd {
+                                    let o = d * 3
+                                    dst[o] = src[s]; dst[o + 1] = src[s + 1]; dst[o + 2] = src[s + 2]
+                                    s += 3
+                                    d += stepI
+                                }
+                                continue
+                            }
                             for _ in tileI..<iEnd {
-                                let o = d * 3
-                                dst[o] = src[s]; dst[o + 1] = src[s + 1]; dst[o + 2] = src[s + 2]
+                                if s + 4 <= count {
+                                    UnsafeMutableRawPointer(dst + d * 3).storeBytes(
+                                        of: UnsafeRawPointer(src + s).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                                } else {
+                                    let o = d * 3
+                                    dst[o] = src[s]; dst[o + 1] = src[s + 1]; dst[o + 2] = src[s + 2]
+                                }
                                 s += 3
                                 d += stepI
                             }

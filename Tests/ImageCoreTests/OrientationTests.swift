@@ -37,16 +37,22 @@ func orientationMovesTheMarkerWhereExpected(_ testCase: OrientationCase) {
     #expect(Int(mapped.y.rounded(.down)) == testCase.expectedMarker.y)
 }
 
-@Test(arguments: ExifOrientation.allCases)
-func everyPixelOfANoiseImageFollowsThePointMap(_ orientation: ExifOrientation) throws {
-    let raw = TestImages.noise(width: 7, height: 5)
+/// Sizes inside one 32-pixel tile, across several (with partial last tiles), and one pixel wide or high.
+let orientationSizes: [(width: Int, height: Int)] = [(7, 5), (70, 45), (33, 64), (1, 40), (40, 1), (1, 1)]
+
+@Test(arguments: ExifOrientation.allCases, orientationSizes.indices)
+func everyPixelOfANoiseImageFollowsThePointMap(_ orientation: ExifOrientation, _ size: Int) throws {
+    let (width, height) = orientationSizes[size]
+    let raw = TestImages.noise(width: width, height: height)
     let upright = raw.oriented(orientation)
+    var misplaced = 0
     for y in 0..<raw.height {
         for x in 0..<raw.width {
-            let p = orientation.map(point: Point(x: Float(x) + 0.5, y: Float(y) + 0.5), rawWidth: 7, rawHeight: 5)
-            #expect(upright.pixel(x: Int(p.x), y: Int(p.y)) == raw.pixel(x: x, y: y))
+            let p = orientation.map(point: Point(x: Float(x) + 0.5, y: Float(y) + 0.5), rawWidth: width, rawHeight: height)
+            if upright.pixel(x: Int(p.x), y: Int(p.y)) != raw.pixel(x: x, y: y) { misplaced += 1 }
         }
     }
+    #expect(misplaced == 0, "\(width)×\(height)")
 }
 
 @Test(arguments: ExifOrientation.allCases)
