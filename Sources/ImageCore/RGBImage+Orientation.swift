@@ -67,17 +67,9 @@ extension RGBImage {
                             let j = stepJ > 0 ? tileJ + step : jEnd - 1 - step
                             var s = (j * w + tileI) * 3
                             var d = origin + tileI * stepI + j * stepJ
-                            if j == lastColumnRow {
-                                for _ in tileI..<iEnd {
-                                    let o = d * 3
-                                    dst[o] = src[s]; dst[o + 1] = src[s + 1]; dst[o + 2] = src[s + 2]
-                                    s += 3
-                                    d += stepI
-                                }
-                                continue
-                            }
+                            let wordsFit = j != lastColumnRow
                             for _ in tileI..<iEnd {
-                                if s + 4 <= count {
+                                if wordsFit && s + 4 <= count {
                                     UnsafeMutableRawPointer(dst + d * 3).storeBytes(
                                         of: UnsafeRawPointer(src + s).loadUnaligned(as: UInt32.self), as: UInt32.self)
                                 } else {
