@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
-        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference", "CCPUFeatures"], swiftSettings: simdSwift),
+        .target(name: "CTensorSampling", cSettings: simdC),
+        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference", "CCPUFeatures", "CTensorSampling"], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
             "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
             .product(name: "Logging", package: "swift-log"),

@@ -22,6 +22,30 @@ void facepipe_tune_allocator(int arenas);
 /// the caller feeds the rest through a table.
 size_t facepipe_crc32_fold(uint32_t *state, const uint8_t *data, size_t length);
 
+/// A deflate bit stream in memory (`DeflateBitWriter`'s state): bytes before
+/// `position` are final; `bits` holds `bit_count` (≤ 7) more, least
+/// significant first. The memory extends at least 8 bytes past every byte
+/// the stream reaches.
+typedef struct facepipe_bit_stream {
+    uint8_t *base;
+    size_t position;
+    uint64_t bits;
+    uint32_t bit_count;
+} facepipe_bit_stream;
+
+/// 1 when `facepipe_deflate_write_literals` runs on this CPU (AVX-512 F, BW,
+/// CD, VBMI, VL and BMI2), 0 otherwise.
+int facepipe_deflate_vector_literals_available(void);
+
+/// Appends the Huffman codes of the first ⌊count / 64⌋·64 bytes of
+/// `literals` to `stream` and returns how many it wrote (0 when the CPU
+/// lacks the instructions). `marked_codes` holds 512 bytes: for each byte
+/// value v, the low byte (at v) and the high byte (at 256 + v) of
+/// `code | 1 << length`, where `code` is the bit-reversed literal code of at
+/// most 14 bits; every byte of `literals` must have a code.
+size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
+                                       const uint8_t *marked_codes);
+
 #include "facepipe_png_encode.h"
 #include "facepipe_png_decode.h"
 

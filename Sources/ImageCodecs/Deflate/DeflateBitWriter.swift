@@ -1,3 +1,5 @@
+import CFacepipeShims
+
 /// Writes a deflate bit stream (least-significant bit first, RFC 1951 §3.1.1)
 /// into memory the caller owns, through a 64-bit accumulator.
 ///
@@ -42,6 +44,19 @@ struct DeflateBitWriter {
         position &+= bytes
         bits = bits &>> UInt64(truncatingIfNeeded: bytes &<< 3)  // bitCount ≤ 63, so at most 56
         bitCount &= 7
+    }
+
+    /// Runs `body` on the stream's state in the form C shims take; call
+    /// after a flush.
+    mutating func withCStream<Result>(_ body: (inout facepipe_bit_stream) -> Result) -> Result {
+        assert(bitCount <= 7)
+        var stream = facepipe_bit_stream(base: base.assumingMemoryBound(to: UInt8.self), position: position,
+                                         bits: bits, bit_count: UInt32(bitCount))
+        let result = body(&stream)
+        position = stream.position
+        bits = stream.bits
+        bitCount = Int(stream.bit_count)
+        return result
     }
 
     /// Pads with zero bits to the next byte boundary.

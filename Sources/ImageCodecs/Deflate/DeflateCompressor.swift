@@ -1,3 +1,5 @@
+import CFacepipeShims
+
 /// A deflate (RFC 1951) block compressor tuned for PNG's filtered rows.
 ///
 /// Each call compresses one block of at most `maxBlockLength` bytes:
@@ -15,6 +17,12 @@
 final class DeflateCompressor {
     let maxBlockLength: Int
     let findsRuns: Bool
+    /// Literal runs of 64 and more are coded by `facepipe_deflate_write_literals`
+    /// (AVX-512) when the CPU has it; the bytes written are the same.
+    let codesLiteralsInVectors: Bool
+    /// Per block, for `facepipe_deflate_write_literals`: low and high bytes of
+    /// each literal's code with a 1 above its top bit.
+    private let markedCodes: UnsafeMutablePointer<UInt8>
     private let pieces: UnsafeMutablePointer<RunPiece>
     private let pieceCapacity: Int
     /// One 256-entry literal histogram per byte of an 8-byte word, so
@@ -29,10 +37,12 @@ final class DeflateCompressor {
         var distance: UInt16
     }
 
-    init(maxBlockLength: Int, findsRuns: Bool) {
+    init(maxBlockLength: Int, findsRuns: Bool, codesLiteralsInVectors: Bool = facepipe_deflate_vector_literals_available() != 0) {
         precondition(maxBlockLength > 0)
         self.maxBlockLength = maxBlockLength
         self.findsRuns = findsRuns
+        self.codesLiteralsInVectors = codesLiteralsInVectors && facepipe_deflate_vector_literals_available() != 0
+        markedCodes = .allocate(capacity: 512)
         // Runs are at least 8 bytes and each piece covers at least 3 of them.
         pieceCapacity = maxBlockLength / 3 + 4
         pieces = .allocate(capacity: pieceCapacity)
@@ -42,6 +52,7 @@ final class DeflateCompressor {
     deinit {
         pieces.deallocate()
         literalCounts.deallocate()
+        markedCodes.deallocate()
     }
 
     /// Upper bound on the bytes one block of `length` bytes adds to the stream.
@@ -192,13 +203,25 @@ final class DeflateCompressor {
         var longest: UInt32 = 0
         for byte in 0..<256 { longest = max(longest, literals[byte] >> 24) }
         let fourPerFlush = longest <= 14
+        let marked: UnsafePointer<UInt8>?
+        if codesLiteralsInVectors && fourPerFlush {
+            for byte in 0..<256 {
+                let code = literals[byte]
+                let value = code == 0 ? 0 : (code & 0xFFFF) | 1 << (code >> 24)
+                markedCodes[byte] = UInt8(truncatingIfNeeded: value)
+                markedCodes[256 + byte] = UInt8(truncatingIfNeeded: value >> 8)
+            }
+            marked = UnsafePointer(markedCodes)
+        } else {
+            marked = nil
+        }
         let lengthCodes = DeflateTables.lengthCodes
         var position = 0
         lengthCodes.withUnsafeBufferPointer { lengthCodes in
             for index in 0..<pieceCount {
                 let piece = pieces[index]
                 let literalCount = Int(piece.literalsBefore)
-                Self.writeLiterals(source + position, literalCount, literals, fourPerFlush, &writer)
+                Self.writeLiterals(source + position, literalCount, literals, marked, fourPerFlush, &writer)
                 let lengthCode = lengthCodes[Int(piece.length)]
                 writer.write(code: literals[Int(lengthCode & 0x1FF)])
                 writer.write(UInt64(lengthCode >> 20), bits: Int((lengthCode >> 16) & 0xF))
@@ -207,15 +230,18 @@ final class DeflateCompressor {
                 position += literalCount + Int(piece.length)
             }
         }
-        Self.writeLiterals(source + position, length - position, literals, fourPerFlush, &writer)
+        Self.writeLiterals(source + position, length - position, literals, marked, fourPerFlush, &writer)
         writer.write(code: literals[DeflateTables.endOfBlock])
         writer.flush()
     }
 
     @inline(__always)
     private static func writeLiterals(_ source: UnsafePointer<UInt8>, _ count: Int, _ codes: UnsafePointer<UInt32>,
-                                      _ fourPerFlush: Bool, _ writer: inout DeflateBitWriter) {
+                                      _ marked: UnsafePointer<UInt8>?, _ fourPerFlush: Bool, _ writer: inout DeflateBitWriter) {
         var index = 0
+        if let marked, count >= 64 {
+            index = writer.withCStream { facepipe_deflate_write_literals(&$0, source, count, marked) }
+        }
         if fourPerFlush {
             while index + 4 <= count {
                 writer.write(code: codes[Int(source[index])])

@@ -1,0 +1,117 @@
+#include "CFacepipeShims.h"
+
+#include <string.h>
+
+// Huffman-codes runs of deflate literals 64 at a time with AVX-512.
+//
+// Each code is looked up as a "marked" code: the bit-reversed code with a 1
+// just above its top bit, so the value alone gives its length (the position
+// of the highest set bit). Marked codes of neighbouring literals are then
+// joined in vector lanes, twice: pairs in 32-bit lanes (two codes of at most
+// 14 bits), then pairs of pairs in 64-bit lanes (at most 56 bits and the
+// mark). Joining a and b is (a without its mark) | (b << length(a)). What is
+// left serial is one shift-or-store per four literals instead of per literal.
+// The bit stream is the same as writing the codes one by one.
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define LITERAL_ATTRIBUTES __attribute__((target("avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl,bmi,bmi2,lzcnt")))
+
+static int literals_available = -1;
+
+int facepipe_deflate_vector_literals_available(void) {
+    if (literals_available < 0) {
+        __builtin_cpu_init();
+        literals_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+            && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vbmi")
+            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
+    }
+    return literals_available;
+}
+
+/// Joins the two marked codes in each 32-bit lane (low half first).
+LITERAL_ATTRIBUTES static inline __m512i join_halves32(__m512i pairs) {
+    const __m512i low_half = _mm512_set1_epi32(0xFFFF);
+    const __m512i top_bit = _mm512_set1_epi32(31);
+    __m512i first = _mm512_and_si512(pairs, low_half);
+    __m512i second = _mm512_srli_epi32(pairs, 16);
+    __m512i length = _mm512_sub_epi32(top_bit, _mm512_lzcnt_epi32(first));
+    __m512i code = _mm512_xor_si512(first, _mm512_sllv_epi32(_mm512_set1_epi32(1), length));
+    return _mm512_or_si512(code, _mm512_sllv_epi32(second, length));
+}
+
+/// Joins the two marked codes in each 64-bit lane (low half first).
+LITERAL_ATTRIBUTES static inline __m512i join_halves64(__m512i pairs) {
+    const __m512i low_half = _mm512_set1_epi64(0xFFFFFFFF);
+    const __m512i top_bit = _mm512_set1_epi64(63);
+    __m512i first = _mm512_and_si512(pairs, low_half);
+    __m512i second = _mm512_srli_epi64(pairs, 32);
+    __m512i length = _mm512_sub_epi64(top_bit, _mm512_lzcnt_epi64(first));
+    __m512i code = _mm512_xor_si512(first, _mm512_sllv_epi64(_mm512_set1_epi64(1), length));
+    return _mm512_or_si512(code, _mm512_sllv_epi64(second, length));
+}
+
+LITERAL_ATTRIBUTES
+size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
+                                       const uint8_t *marked_codes) {
+    if (count < 64) return 0;
+    const __m512i low0 = _mm512_loadu_si512(marked_codes), low1 = _mm512_loadu_si512(marked_codes + 64);
+    const __m512i low2 = _mm512_loadu_si512(marked_codes + 128), low3 = _mm512_loadu_si512(marked_codes + 192);
+    const __m512i high0 = _mm512_loadu_si512(marked_codes + 256), high1 = _mm512_loadu_si512(marked_codes + 320);
+    const __m512i high2 = _mm512_loadu_si512(marked_codes + 384), high3 = _mm512_loadu_si512(marked_codes + 448);
+    // Literal order of the 64-bit lanes after the unpacks below (see the loop).
+    const __m512i first_order = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+    const __m512i second_order = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+
+    uint8_t *base = stream->base;
+    size_t position = stream->position;
+    uint64_t bits = stream->bits;
+    uint32_t bit_count = stream->bit_count;
+    uint64_t groups[16];
+    size_t done = 0;
+    for (; done + 64 <= count; done += 64) {
+        __m512i symbols = _mm512_loadu_si512(literals + done);
+        __mmask64 upper = _mm512_movepi8_mask(symbols);  // symbol ≥ 128: the second half of each table
+        __m512i low = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(low0, symbols, low1),
+                                             _mm512_permutex2var_epi8(low2, symbols, low3));
+        __m512i high = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(high0, symbols, high1),
+                                              _mm512_permutex2var_epi8(high2, symbols, high3));
+        // 16-bit marked codes. Per 128-bit lane L: `firsts` holds literals
+        // 16L…16L+7, `seconds` 16L+8…16L+15.
+        __m512i firsts = _mm512_unpacklo_epi8(low, high);
+        __m512i seconds = _mm512_unpackhi_epi8(low, high);
+        firsts = join_halves64(join_halves32(firsts));
+        seconds = join_halves64(join_halves32(seconds));
+        // Now each 64-bit lane holds four literals: firsts' lanes 2L and
+        // 2L+1 are literals 16L…16L+7, seconds' 16L+8…16L+15.
+        _mm512_storeu_si512(groups, _mm512_permutex2var_epi64(firsts, first_order, seconds));
+        _mm512_storeu_si512(groups + 8, _mm512_permutex2var_epi64(firsts, second_order, seconds));
+        for (int group = 0; group < 16; group++) {
+            uint64_t marked = groups[group];
+            uint32_t length = 63 - (uint32_t)__builtin_clzll(marked);
+            bits |= _bzhi_u64(marked, length) << bit_count;
+            bit_count += length;  // ≤ 7 + 56
+            memcpy(base + position, &bits, 8);
+            position += bit_count >> 3;
+            bits >>= bit_count & ~7u;
+            bit_count &= 7;
+        }
+    }
+    stream->position = position;
+    stream->bits = bits;
+    stream->bit_count = bit_count;
+    return done;
+}
+
+#else
+
+int facepipe_deflate_vector_literals_available(void) { return 0; }
+
+size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
+                                       const uint8_t *marked_codes) {
+    (void)stream; (void)literals; (void)count; (void)marked_codes;
+    return 0;
+}
+
+#endif
