@@ -23,6 +23,9 @@ public struct FastPNGEncodeOptions: Sendable, Hashable, CustomStringConvertible 
     public var greyscaleWhenPossible: Bool
     /// Largest IDAT chunk; longer streams are split. `package`: tests lower it.
     package var maximumChunkLength = Int(Int32.max)
+    /// Vector code paths where the CPU has them (the bytes are the same
+    /// without). `package`: tests compare both.
+    package var usesVectors = true
 
     public init(filter: Filter = .paeth, runLengthMatches: Bool = true, blockSize: Int = 256 * 1024,
                 greyscaleWhenPossible: Bool = true) {

@@ -145,7 +145,8 @@ public enum FastPNGEncoder {
         let blockBytes = layout.rowsPerBlock * layout.rowLength
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: blockBytes + 32)
         defer { filtered.deallocate() }
-        let compressor = DeflateCompressor(maxBlockLength: blockBytes, findsRuns: options.runLengthMatches)
+        let compressor = DeflateCompressor(maxBlockLength: blockBytes, findsRuns: options.runLengthMatches,
+                                           usesVectors: options.usesVectors)
         let filter = PNGRowFilter(options.filter)
         let pixelRow = 3 * layout.width
         let sampleRow = layout.rowLength - 1

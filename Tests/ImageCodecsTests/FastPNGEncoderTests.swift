@@ -42,26 +42,30 @@ import _TestSupport
         #expect(decoded.image == pixels && decoded.warnings.isEmpty && !decoded.hadAlpha)
     }
 
-    /// Random shapes with random patches of noise, flat colour, repeated
-    /// pixels and repeated bytes, so runs start and end everywhere,
-    /// including across block boundaries (4 KiB blocks).
+    /// The vector scan (AVX2) and literal coder (AVX-512) write the same
+    /// bytes as the 8-byte loops, with runs anywhere and blocks of any size.
+    @Test(arguments: images, [FastPNGEncodeOptions(), FastPNGEncodeOptions(filter: .up, blockSize: 4096)])
+    func vectorPathsWriteTheSameBytes(_ image: ImageCase, _ options: FastPNGEncodeOptions) throws {
+        let pixels = image.make()
+        var scalar = options
+        scalar.usesVectors = false
+        #expect(try FastPNGEncoder.encode(pixels, options: options) == FastPNGEncoder.encode(pixels, options: scalar))
+    }
+
+    @Test(arguments: 0..<24)
+    func vectorPathsWriteTheSameBytesOnPatchworks(_ seed: Int) throws {
+        let pixels = FastPNGTestImages.patchwork(seed: seed)
+        var scalar = FastPNGEncodeOptions(blockSize: 4096)
+        scalar.usesVectors = false
+        #expect(try FastPNGEncoder.encode(pixels, options: FastPNGEncodeOptions(blockSize: 4096))
+                == FastPNGEncoder.encode(pixels, options: scalar))
+    }
+
+    /// Random patchworks (runs start and end everywhere, including across
+    /// block boundaries with 4 KiB blocks) decode to the same pixels.
     @Test(arguments: 0..<24)
     func roundTripsRandomPatchworks(_ seed: Int) throws {
-        var random = SplitMix64(seed: UInt64(seed))
-        let width = 1 + Int(random.next() % 300), height = 1 + Int(random.next() % 120)
-        var pixels = TestImages.noise(count: width * height * 3, seed: UInt64(seed) &+ 11)
-        var index = 0
-        while index < pixels.count {
-            let length = min(pixels.count - index, 1 + Int(random.next() % 700))
-            switch random.next() % 4 {
-            case 0: break  // noise
-            case 1: for i in index..<(index + length) { pixels[i] = UInt8(seed) }
-            case 2: for i in index..<(index + length) where i >= 3 { pixels[i] = pixels[i - 3] }
-            default: for i in index..<(index + length) { pixels[i] = UInt8(truncatingIfNeeded: i / 9) }
-            }
-            index += length
-        }
-        let image = RGBImage(width: width, height: height, pixels: pixels)
+        let image = FastPNGTestImages.patchwork(seed: seed)
         let filter = FastPNGEncodeOptions.Filter.allCases[seed % 5]
         for options in [FastPNGEncodeOptions(filter: filter, blockSize: 4096), FastPNGEncodeOptions(filter: filter)] {
             #expect(try ImageDecoder.decode(try FastPNGEncoder.encode(image, options: options)).image == image)
@@ -248,6 +252,26 @@ struct FastPNGEncoderPhotoTests {
 /// Synthetic images for the fast encoder's tests.
 enum FastPNGTestImages {
     /// A flat background with filled rectangles, lines and (optionally) a noisy gradient band.
+    /// Random shapes with random patches of noise, flat colour, repeated
+    /// pixels and repeated bytes.
+    static func patchwork(seed: Int) -> RGBImage {
+        var random = SplitMix64(seed: UInt64(seed))
+        let width = 1 + Int(random.next() % 300), height = 1 + Int(random.next() % 120)
+        var pixels = TestImages.noise(count: width * height * 3, seed: UInt64(seed) &+ 11)
+        var index = 0
+        while index < pixels.count {
+            let length = min(pixels.count - index, 1 + Int(random.next() % 700))
+            switch random.next() % 4 {
+            case 0: break  // noise
+            case 1: for i in index..<(index + length) { pixels[i] = UInt8(seed) }
+            case 2: for i in index..<(index + length) where i >= 3 { pixels[i] = pixels[i - 3] }
+            default: for i in index..<(index + length) { pixels[i] = UInt8(truncatingIfNeeded: i / 9) }
+            }
+            index += length
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
     static func drawing(width: Int, height: Int, noisy: Bool = false) -> RGBImage {
         var image = RGBImage(width: width, height: height, fill: (30, 30, 30))
         let noise = TestImages.noise(count: width * height, seed: 99)

@@ -33,6 +33,25 @@ typedef struct facepipe_bit_stream {
     uint32_t bit_count;
 } facepipe_bit_stream;
 
+/// A deflate match (a run) and the number of literals before it.
+typedef struct facepipe_run_piece {
+    uint32_t literals_before;
+    uint16_t length;
+    uint16_t distance;
+} facepipe_run_piece;
+
+/// The first pass over one deflate block (`DeflateCompressor`): when
+/// `find_runs`, finds runs of at least 8 bytes repeating the byte 1 or the
+/// pixel 3 before (checked at every 8th byte after the last run), records
+/// them in `pieces` (at most 258 bytes each) and counts their length and
+/// distance symbols into `literal_lengths` (by `length_codes[length] & 0x1FF`)
+/// and `distances`; counts every other byte into `literal_counts` (eight
+/// 256-entry tables, to be added up). Returns the number of pieces.
+/// `allow_vectors` = 0 forces the 8-byte loop (the same results, for tests).
+size_t facepipe_deflate_scan(const uint8_t *block, size_t length, int find_runs, int allow_vectors,
+                             const uint32_t *length_codes, facepipe_run_piece *pieces,
+                             uint32_t *literal_counts, uint32_t *literal_lengths, uint32_t *distances);
+
 /// 1 when `facepipe_deflate_write_literals` runs on this CPU (AVX-512 F, BW,
 /// CD, VBMI, VL and BMI2), 0 otherwise.
 int facepipe_deflate_vector_literals_available(void);

@@ -17,31 +17,25 @@ import CFacepipeShims
 final class DeflateCompressor {
     let maxBlockLength: Int
     let findsRuns: Bool
-    /// Literal runs of 64 and more are coded by `facepipe_deflate_write_literals`
-    /// (AVX-512) when the CPU has it; the bytes written are the same.
-    let codesLiteralsInVectors: Bool
+    /// The scan compares 64 bytes per step (AVX2) and literal runs of 64
+    /// and more are coded by `facepipe_deflate_write_literals` (AVX-512)
+    /// when the CPU has them; the bytes written are the same either way.
+    let usesVectors: Bool
     /// Per block, for `facepipe_deflate_write_literals`: low and high bytes of
     /// each literal's code with a 1 above its top bit.
     private let markedCodes: UnsafeMutablePointer<UInt8>
-    private let pieces: UnsafeMutablePointer<RunPiece>
+    private let pieces: UnsafeMutablePointer<facepipe_run_piece>
     private let pieceCapacity: Int
     /// One 256-entry literal histogram per byte of an 8-byte word, so
     /// repeated bytes do not wait on one counter's store.
     private let literalCounts: UnsafeMutablePointer<UInt32>
     private static let histogramTables = 8
 
-    /// A match (run) and the number of literals before it.
-    private struct RunPiece {
-        var literalsBefore: UInt32
-        var length: UInt16
-        var distance: UInt16
-    }
-
-    init(maxBlockLength: Int, findsRuns: Bool, codesLiteralsInVectors: Bool = facepipe_deflate_vector_literals_available() != 0) {
+    init(maxBlockLength: Int, findsRuns: Bool, usesVectors: Bool = true) {
         precondition(maxBlockLength > 0)
         self.maxBlockLength = maxBlockLength
         self.findsRuns = findsRuns
-        self.codesLiteralsInVectors = codesLiteralsInVectors && facepipe_deflate_vector_literals_available() != 0
+        self.usesVectors = usesVectors
         markedCodes = .allocate(capacity: 512)
         // Runs are at least 8 bytes and each piece covers at least 3 of them.
         pieceCapacity = maxBlockLength / 3 + 4
@@ -111,54 +105,20 @@ final class DeflateCompressor {
     // MARK: Runs and histograms
 
     /// Finds runs of at least 8 bytes at distance 1 or 3, records them as
-    /// pieces of at most 258 bytes and counts the literals between them (the
-    /// 8 bytes just compared are counted while they are in a register).
-    /// Returns the number of pieces.
+    /// pieces of at most 258 bytes and counts the literals between them
+    /// (`facepipe_deflate_scan`). Returns the number of pieces.
     private func scan(_ source: UnsafePointer<UInt8>, _ length: Int,
                       _ literalFrequencies: inout [UInt32], _ distanceFrequencies: inout [UInt32]) -> Int {
         let counts = literalCounts
         counts.initialize(repeating: 0, count: Self.histogramTables * 256)
-        let raw = UnsafeRawPointer(source)
-        @inline(__always) func word(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-        var count = 0
-        var literalStart = 0
-        var position = 0
-        if findsRuns {
-            // The first three bytes have no distance-3 predecessor.
-            let head = min(3, length)
-            Self.countLiterals(source, head, counts)
-            position = head
-            while position + 8 <= length {
-                let current = word(position)
-                let distance: Int
-                if current == word(position - 1) {
-                    distance = 1
-                } else if current == word(position - 3) {
-                    distance = 3
-                } else {
-                    Self.countWord(UInt64(littleEndian: current), counts)
-                    position += 8
-                    continue
+        let count = DeflateTables.lengthCodes.withUnsafeBufferPointer { lengthCodes in
+            literalFrequencies.withUnsafeMutableBufferPointer { lengths in
+                distanceFrequencies.withUnsafeMutableBufferPointer { distances in
+                    facepipe_deflate_scan(source, length, findsRuns ? 1 : 0, usesVectors ? 1 : 0, lengthCodes.baseAddress!,
+                                          pieces, counts, lengths.baseAddress!, distances.baseAddress!)
                 }
-                var end = position + 8
-                while end + 8 <= length && word(end) == word(end - distance) { end += 8 }
-                while end < length && source[end] == source[end - distance] { end += 1 }
-                var remaining = end - position
-                var literals = position - literalStart
-                while remaining >= DeflateTables.minimumMatch {
-                    let piece = remaining <= 258 ? remaining : (remaining - 258 >= 3 ? 258 : remaining - 3)
-                    pieces[count] = RunPiece(literalsBefore: UInt32(literals), length: UInt16(piece), distance: UInt16(distance))
-                    count += 1
-                    literals = 0
-                    remaining -= piece
-                    literalFrequencies[Int(DeflateTables.lengthCodes[piece] & 0x1FF)] += 1
-                    distanceFrequencies[distance - 1] += 1
-                }
-                position = end
-                literalStart = end
             }
         }
-        Self.countLiterals(source + position, length - position, counts)
         for byte in 0..<256 {
             var total: UInt32 = 0
             for table in 0..<Self.histogramTables { total &+= counts[table * 256 + byte] }
@@ -166,32 +126,6 @@ final class DeflateCompressor {
         }
         literalFrequencies[DeflateTables.endOfBlock] = 1
         return count
-    }
-
-    @inline(__always)
-    private static func countWord(_ word: UInt64, _ counts: UnsafeMutablePointer<UInt32>) {
-        counts[Int(word & 0xFF)] &+= 1
-        counts[256 + Int((word &>> 8) & 0xFF)] &+= 1
-        counts[512 + Int((word &>> 16) & 0xFF)] &+= 1
-        counts[768 + Int((word &>> 24) & 0xFF)] &+= 1
-        counts[1024 + Int((word &>> 32) & 0xFF)] &+= 1
-        counts[1280 + Int((word &>> 40) & 0xFF)] &+= 1
-        counts[1536 + Int((word &>> 48) & 0xFF)] &+= 1
-        counts[1792 + Int(word &>> 56)] &+= 1
-    }
-
-    @inline(__always)
-    private static func countLiterals(_ source: UnsafePointer<UInt8>, _ count: Int, _ counts: UnsafeMutablePointer<UInt32>) {
-        var index = 0
-        let raw = UnsafeRawPointer(source)
-        while index + 8 <= count {
-            countWord(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)), counts)
-            index += 8
-        }
-        while index < count {
-            counts[Int(source[index])] &+= 1
-            index += 1
-        }
     }
 
     // MARK: Output
@@ -204,7 +138,7 @@ final class DeflateCompressor {
         for byte in 0..<256 { longest = max(longest, literals[byte] >> 24) }
         let fourPerFlush = longest <= 14
         let marked: UnsafePointer<UInt8>?
-        if codesLiteralsInVectors && fourPerFlush {
+        if usesVectors && fourPerFlush && facepipe_deflate_vector_literals_available() != 0 {
             for byte in 0..<256 {
                 let code = literals[byte]
                 let value = code == 0 ? 0 : (code & 0xFFFF) | 1 << (code >> 24)
@@ -220,7 +154,7 @@ final class DeflateCompressor {
         lengthCodes.withUnsafeBufferPointer { lengthCodes in
             for index in 0..<pieceCount {
                 let piece = pieces[index]
-                let literalCount = Int(piece.literalsBefore)
+                let literalCount = Int(piece.literals_before)
                 Self.writeLiterals(source + position, literalCount, literals, marked, fourPerFlush, &writer)
                 let lengthCode = lengthCodes[Int(piece.length)]
                 writer.write(code: literals[Int(lengthCode & 0x1FF)])
