@@ -186,6 +186,15 @@ extension Kernels {
             while ox < g.outWidth {
                 let element = (oy * g.outWidth + ox) * outC
                 let ix0 = ox * g.strideWidth - g.padLeft
+                if ox >= firstFull, ox + 8 <= lastFull, blocks == 3, let wide = step.wideWeights {
+                    // Eight interior pixels.
+                    WideWindowed24.eightPixels(rowStart: input + (iy0 * g.inWidth + ix0) * inC, pixelStep: pixelStep,
+                                               inRowFloats: g.inWidth * inC, rowRun: rowRun, kyStart: kyStart, kyEnd: kyEnd,
+                                               weights: constants + wide, bias: constants + step.epilogue.bias,
+                                               activation: step.epilogue.first.wide(constants), output: arena + step.output + element)
+                    ox += 8
+                    continue
+                }
                 if ox >= firstFull, ox + 4 <= lastFull {
                     // Four interior pixels.
                     if blocks == 3, let wide = step.wideWeights {

@@ -7,10 +7,10 @@ import _TestSupport
 /// that sums the taps in the same order with fused multiply-adds: every
 /// output must be bit-identical (the 8-lane kernel computes exactly this).
 @Suite struct WideWindowed24Tests {
-    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: ActivationKind.allCases)
-    func fourPixelsMatchTheScalarSumsBitForBit(_ kind: ActivationKind) {
+    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: ActivationKind.allCases, [4, 8])
+    func pixelsMatchTheScalarSumsBitForBit(_ kind: ActivationKind, _ pixels: Int) {
         // A 5×5, stride-2 convolution over 3 channels, as the short-range detector's first layer.
-        let kernel = 5, inC = 3, stride = 2, inWidth = 16, inHeight = 5, outC = 24
+        let kernel = 5, inC = 3, stride = 2, inWidth = 2 * pixels + 8, inHeight = 5, outC = 24
         let taps = kernel * kernel * inC, rowRun = kernel * inC
         var generator = SplitMix64(seed: 24)
         let input = (0..<(inWidth * inHeight * inC + 16)).map { _ in generator.unitFloat() * 2 - 1 }
@@ -18,22 +18,22 @@ import _TestSupport
         let bias = (0..<(outC + 16)).map { _ in generator.unitFloat() * 4 - 2 }
         let slopes = (0..<(outC + 16)).map { _ in generator.unitFloat() }
         let packed = WideWindowed24.pack(filter, taps: taps) + [Float](repeating: 0, count: 16)
-        var output = [Float](repeating: .nan, count: 4 * outC)
+        var output = [Float](repeating: .nan, count: pixels * outC)
+        let run = pixels == 8 ? WideWindowed24.eightPixels : WideWindowed24.fourPixels
 
         input.withUnsafeBufferPointer { x in
             packed.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
                     slopes.withUnsafeBufferPointer { a in
                         output.withUnsafeMutableBufferPointer { out in
-                            WideWindowed24.fourPixels(rowStart: x.baseAddress!, pixelStep: stride * inC, inRowFloats: inWidth * inC,
-                                                      rowRun: rowRun, kyStart: 0, kyEnd: kernel, weights: w.baseAddress!,
-                                                      bias: b.baseAddress!, activation: kind.wide(slopes: a.baseAddress!), output: out.baseAddress!)
+                            run(x.baseAddress!, stride * inC, inWidth * inC, rowRun, 0, kernel, w.baseAddress!,
+                                b.baseAddress!, kind.wide(slopes: a.baseAddress!), out.baseAddress!)
                         }
                     }
                 }
             }
         }
-        for pixel in 0..<4 {
+        for pixel in 0..<pixels {
             for channel in 0..<outC {
                 var sum: Float = 0
                 for ky in 0..<kernel {
