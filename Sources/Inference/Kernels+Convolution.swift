@@ -184,17 +184,22 @@ extension Kernels {
             let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
             var ox = 0
             while ox < g.outWidth {
-                let element = (oy * g.outWidth + ox) * outC
-                let ix0 = ox * g.strideWidth - g.padLeft
-                if ox >= firstFull, ox + 8 <= lastFull, blocks == 3, let wide = step.wideWeights {
-                    // Eight interior pixels.
-                    WideWindowed24.eightPixels(rowStart: input + (iy0 * g.inWidth + ix0) * inC, pixelStep: pixelStep,
+                if ox >= firstFull, ox < lastFull, lastFull - firstFull >= 8, blocks == 3, let wide = step.wideWeights {
+                    // Eight interior pixels; the last eight of the row's interior
+                    // overlap pixels already written (the same values again), so
+                    // no interior pixel is left to the slower paths below.
+                    let start = min(ox, lastFull - 8)
+                    let ix = start * g.strideWidth - g.padLeft
+                    WideWindowed24.eightPixels(rowStart: input + (iy0 * g.inWidth + ix) * inC, pixelStep: pixelStep,
                                                inRowFloats: g.inWidth * inC, rowRun: rowRun, kyStart: kyStart, kyEnd: kyEnd,
                                                weights: constants + wide, bias: constants + step.epilogue.bias,
-                                               activation: step.epilogue.first.wide(constants), output: arena + step.output + element)
-                    ox += 8
+                                               activation: step.epilogue.first.wide(constants),
+                                               output: arena + step.output + (oy * g.outWidth + start) * outC)
+                    ox = start + 8
                     continue
                 }
+                let element = (oy * g.outWidth + ox) * outC
+                let ix0 = ox * g.strideWidth - g.padLeft
                 if ox >= firstFull, ox + 4 <= lastFull {
                     // Four interior pixels.
                     if blocks == 3, let wide = step.wideWeights {

@@ -1,6 +1,7 @@
 /// A hand-built one-operator TFLite file (a 1×1 CONV_2D, VALID, stride 1) whose every
 /// field can be set to a hostile value. Tensors: 0 input, 1 weights, 2 bias, 3 output.
-/// `depthwise(...)` makes a DEPTHWISE_CONV_2D instead.
+/// `depthwise(...)` makes a DEPTHWISE_CONV_2D instead, `convolution(...)` a
+/// larger CONV_2D.
 public struct TinyConvModel: Sendable {
     public var version: UInt32 = 3
     public var inputShape: [Int32] = [1, 4, 4, 8]
@@ -47,6 +48,27 @@ public struct TinyConvModel: Sendable {
         model.outputShape = padding == 0 ? [1, h, w, c] : [1, h - 2, w - 2, c]
         model.weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
         model.bias = (0..<channels).map { _ in generator.unitFloat() - 0.5 }
+        return model
+    }
+
+    /// A `kernel × kernel` CONV_2D, `inChannels` → `outChannels`, over
+    /// `height × width`, SAME (`padding` 0) or VALID (1), with seeded weights and biases.
+    public static func convolution(height: Int, width: Int, inChannels: Int, outChannels: Int, kernel: Int, stride: Int,
+                                   padding: Int8, activation: Int8, seed: UInt64) -> TinyConvModel {
+        var model = TinyConvModel()
+        var generator = SplitMix64(seed: seed)
+        func out(_ extent: Int) -> Int32 {
+            Int32(padding == 0 ? (extent + stride - 1) / stride : (extent - kernel) / stride + 1)
+        }
+        model.padding = padding
+        model.stride = Int32(stride)
+        model.activation = activation
+        model.inputShape = [1, Int32(height), Int32(width), Int32(inChannels)]
+        model.weightShape = [Int32(outChannels), Int32(kernel), Int32(kernel), Int32(inChannels)]
+        model.biasShape = [Int32(outChannels)]
+        model.outputShape = [1, out(height), out(width), Int32(outChannels)]
+        model.weights = (0..<(outChannels * kernel * kernel * inChannels)).map { _ in generator.unitFloat() - 0.5 }
+        model.bias = (0..<outChannels).map { _ in generator.unitFloat() - 0.5 }
         return model
     }
 

@@ -45,7 +45,7 @@ typedef struct facepipe_run_piece {
 /// pixel 3 before (checked at every 8th byte after the last run), records
 /// them in `pieces` (at most 258 bytes each) and counts their length and
 /// distance symbols into `literal_lengths` (by `length_codes[length] & 0x1FF`)
-/// and `distances`; counts every other byte into `literal_counts` (eight
+/// and `distances`; counts every other byte into `literal_counts` (sixteen
 /// 256-entry tables, to be added up). Returns the number of pieces.
 /// `allow_vectors` = 0 forces the 8-byte loop (the same results, for tests).
 size_t facepipe_deflate_scan(const uint8_t *block, size_t length, int find_runs, int allow_vectors,

@@ -3,10 +3,11 @@ import CFacepipeShims
 /// A deflate (RFC 1951) block compressor tuned for PNG's filtered rows.
 ///
 /// Each call compresses one block of at most `maxBlockLength` bytes:
-/// 1. one scan for runs (distance 1: repeated bytes; distance 3: a repeated
-///    RGB pixel) checked eight bytes at a time, so the common case — no
-///    run — costs one 8-byte comparison per 8 bytes, and counts literals
-///    into eight histograms (so repeated bytes do not serialize on one counter);
+/// 1. one scan (`facepipe_deflate_scan`, C) for runs (distance 1: repeated
+///    bytes; distance 3: a repeated RGB pixel) checked at every eighth byte
+///    after the last run, 64 bytes per comparison with AVX2, so the common
+///    case — no run — costs one branch per 64 bytes; it counts literals into
+///    sixteen histograms (so repeated bytes do not serialize on one counter);
 /// 2. length-limited Huffman codes for that block;
 /// 3. the exact size of the dynamic block is compared with stored blocks and
 ///    the smaller is written (so incompressible data grows by at most
@@ -26,10 +27,10 @@ final class DeflateCompressor {
     private let markedCodes: UnsafeMutablePointer<UInt8>
     private let pieces: UnsafeMutablePointer<facepipe_run_piece>
     private let pieceCapacity: Int
-    /// One 256-entry literal histogram per byte of an 8-byte word, so
+    /// One 256-entry literal histogram per byte of two 8-byte words, so
     /// repeated bytes do not wait on one counter's store.
     private let literalCounts: UnsafeMutablePointer<UInt32>
-    private static let histogramTables = 8
+    private static let histogramTables = 16
 
     init(maxBlockLength: Int, findsRuns: Bool, usesVectors: Bool = true) {
         precondition(maxBlockLength > 0)
