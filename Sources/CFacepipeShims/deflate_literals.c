@@ -10,7 +10,8 @@
 // joined in vector lanes, twice: pairs in 32-bit lanes (two codes of at most
 // 14 bits), then pairs of pairs in 64-bit lanes (at most 56 bits and the
 // mark). Joining a and b is (a without its mark) | (b << length(a)). What is
-// left serial is one shift-or-store per four literals instead of per literal.
+// left serial is one shift-or-store per eight literals (two groups of four
+// joined once more when they fit 56 bits, as they usually do) or per four.
 // The bit stream is the same as writing the codes one by one.
 
 #if defined(__x86_64__)
@@ -52,6 +53,28 @@ LITERAL_ATTRIBUTES static inline __m512i join_halves64(__m512i pairs) {
     return _mm512_or_si512(code, _mm512_sllv_epi64(second, length));
 }
 
+/// Marked codes of 64 literals joined into 16 groups of four, in literal order.
+LITERAL_ATTRIBUTES static inline void code_chunk(const uint8_t *literals, __m512i low0, __m512i low1, __m512i low2, __m512i low3,
+                                                 __m512i high0, __m512i high1, __m512i high2, __m512i high3,
+                                                 __m512i first_order, __m512i second_order, uint64_t *groups) {
+    __m512i symbols = _mm512_loadu_si512(literals);
+    __mmask64 upper = _mm512_movepi8_mask(symbols);  // symbol ≥ 128: the second half of each table
+    __m512i low = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(low0, symbols, low1),
+                                         _mm512_permutex2var_epi8(low2, symbols, low3));
+    __m512i high = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(high0, symbols, high1),
+                                          _mm512_permutex2var_epi8(high2, symbols, high3));
+    // 16-bit marked codes. Per 128-bit lane L: `firsts` holds literals
+    // 16L…16L+7, `seconds` 16L+8…16L+15.
+    __m512i firsts = _mm512_unpacklo_epi8(low, high);
+    __m512i seconds = _mm512_unpackhi_epi8(low, high);
+    firsts = join_halves64(join_halves32(firsts));
+    seconds = join_halves64(join_halves32(seconds));
+    // Now each 64-bit lane holds four literals: firsts' lanes 2L and
+    // 2L+1 are literals 16L…16L+7, seconds' 16L+8…16L+15.
+    _mm512_storeu_si512(groups, _mm512_permutex2var_epi64(firsts, first_order, seconds));
+    _mm512_storeu_si512(groups + 8, _mm512_permutex2var_epi64(firsts, second_order, seconds));
+}
+
 LITERAL_ATTRIBUTES
 size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
                                        const uint8_t *marked_codes) {
@@ -68,36 +91,48 @@ size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_
     size_t position = stream->position;
     uint64_t bits = stream->bits;
     uint32_t bit_count = stream->bit_count;
-    uint64_t groups[16];
-    size_t done = 0;
-    for (; done + 64 <= count; done += 64) {
-        __m512i symbols = _mm512_loadu_si512(literals + done);
-        __mmask64 upper = _mm512_movepi8_mask(symbols);  // symbol ≥ 128: the second half of each table
-        __m512i low = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(low0, symbols, low1),
-                                             _mm512_permutex2var_epi8(low2, symbols, low3));
-        __m512i high = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(high0, symbols, high1),
-                                              _mm512_permutex2var_epi8(high2, symbols, high3));
-        // 16-bit marked codes. Per 128-bit lane L: `firsts` holds literals
-        // 16L…16L+7, `seconds` 16L+8…16L+15.
-        __m512i firsts = _mm512_unpacklo_epi8(low, high);
-        __m512i seconds = _mm512_unpackhi_epi8(low, high);
-        firsts = join_halves64(join_halves32(firsts));
-        seconds = join_halves64(join_halves32(seconds));
-        // Now each 64-bit lane holds four literals: firsts' lanes 2L and
-        // 2L+1 are literals 16L…16L+7, seconds' 16L+8…16L+15.
-        _mm512_storeu_si512(groups, _mm512_permutex2var_epi64(firsts, first_order, seconds));
-        _mm512_storeu_si512(groups + 8, _mm512_permutex2var_epi64(firsts, second_order, seconds));
-        for (int group = 0; group < 16; group++) {
-            uint64_t marked = groups[group];
-            uint32_t length = 63 - (uint32_t)__builtin_clzll(marked);
-            bits |= _bzhi_u64(marked, length) << bit_count;
-            bit_count += length;  // ≤ 7 + 56
-            memcpy(base + position, &bits, 8);
-            position += bit_count >> 3;
-            bits >>= bit_count & ~7u;
-            bit_count &= 7;
+    // Software-pipelined: the vector work for the next 64 literals is
+    // issued before the serial writes of the current ones, so the groups
+    // stored to memory are long complete when they are read back.
+    uint64_t groups[2][16];
+    size_t chunks = count / 64;
+    code_chunk(literals, low0, low1, low2, low3, high0, high1, high2, high3, first_order, second_order, groups[0]);
+    for (size_t chunk = 0; chunk < chunks; chunk++) {
+        if (chunk + 1 < chunks) {
+            code_chunk(literals + 64 * (chunk + 1), low0, low1, low2, low3, high0, high1, high2, high3,
+                       first_order, second_order, groups[(chunk + 1) & 1]);
+        }
+        const uint64_t *current = groups[chunk & 1];
+        for (int group = 0; group < 16; group += 2) {
+            uint64_t first = current[group], second = current[group + 1];
+            uint32_t first_length = 63 - (uint32_t)__builtin_clzll(first);
+            uint32_t second_length = 63 - (uint32_t)__builtin_clzll(second);
+            uint64_t first_code = _bzhi_u64(first, first_length), second_code = _bzhi_u64(second, second_length);
+            if (first_length + second_length <= 56) {
+                // Usually both groups fit one write (eight literals, ≤ 56 bits after ≤ 7 pending).
+                bits |= (first_code | second_code << first_length) << bit_count;
+                bit_count += first_length + second_length;
+                memcpy(base + position, &bits, 8);
+                position += bit_count >> 3;
+                bits >>= bit_count & ~7u;
+                bit_count &= 7;
+            } else {
+                bits |= first_code << bit_count;
+                bit_count += first_length;  // ≤ 7 + 56
+                memcpy(base + position, &bits, 8);
+                position += bit_count >> 3;
+                bits >>= bit_count & ~7u;
+                bit_count &= 7;
+                bits |= second_code << bit_count;
+                bit_count += second_length;
+                memcpy(base + position, &bits, 8);
+                position += bit_count >> 3;
+                bits >>= bit_count & ~7u;
+                bit_count &= 7;
+            }
         }
     }
+    size_t done = chunks * 64;
     stream->position = position;
     stream->bits = bits;
     stream->bit_count = bit_count;
