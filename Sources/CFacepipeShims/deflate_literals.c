@@ -53,16 +53,29 @@ LITERAL_ATTRIBUTES static inline __m512i join_halves64(__m512i pairs) {
     return _mm512_or_si512(code, _mm512_sllv_epi64(second, length));
 }
 
-/// Marked codes of 64 literals joined into 16 groups of four, in literal order.
-LITERAL_ATTRIBUTES static inline void code_chunk(const uint8_t *literals, __m512i low0, __m512i low1, __m512i low2, __m512i low3,
+/// Marked codes of 64 literals joined into 16 groups of four, in literal
+/// order; literals past `valid` are neither read nor coded (empty codes).
+LITERAL_ATTRIBUTES static inline void code_chunk(const uint8_t *literals, size_t valid, __m512i low0, __m512i low1, __m512i low2, __m512i low3,
                                                  __m512i high0, __m512i high1, __m512i high2, __m512i high3,
                                                  __m512i first_order, __m512i second_order, uint64_t *groups) {
-    __m512i symbols = _mm512_loadu_si512(literals);
+    __m512i symbols;
+    __mmask64 present = ~(__mmask64)0;
+    if (valid >= 64) {
+        symbols = _mm512_loadu_si512(literals);
+    } else {
+        present = ((__mmask64)1 << valid) - 1;
+        symbols = _mm512_maskz_loadu_epi8(present, literals);  // masked-out bytes are not touched
+    }
     __mmask64 upper = _mm512_movepi8_mask(symbols);  // symbol ≥ 128: the second half of each table
     __m512i low = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(low0, symbols, low1),
                                          _mm512_permutex2var_epi8(low2, symbols, low3));
     __m512i high = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(high0, symbols, high1),
                                           _mm512_permutex2var_epi8(high2, symbols, high3));
+    if (valid < 64) {
+        // An absent literal gets the empty code: just the mark, 1.
+        low = _mm512_mask_blend_epi8(present, _mm512_set1_epi8(1), low);
+        high = _mm512_maskz_mov_epi8(present, high);
+    }
     // 16-bit marked codes. Per 128-bit lane L: `firsts` holds literals
     // 16L…16L+7, `seconds` 16L+8…16L+15.
     __m512i firsts = _mm512_unpacklo_epi8(low, high);
@@ -75,10 +88,40 @@ LITERAL_ATTRIBUTES static inline void code_chunk(const uint8_t *literals, __m512
     _mm512_storeu_si512(groups + 8, _mm512_permutex2var_epi64(firsts, second_order, seconds));
 }
 
+/// Appends two groups (one write when they fit 56 bits, as they usually do).
+LITERAL_ATTRIBUTES static inline __attribute__((always_inline)) void write_pair(const uint64_t *pair, uint8_t *base, size_t *position,
+                                                                                uint64_t *bits, uint32_t *bit_count) {
+    uint64_t first = pair[0], second = pair[1];
+    uint32_t first_length = 63 - (uint32_t)__builtin_clzll(first);
+    uint32_t second_length = 63 - (uint32_t)__builtin_clzll(second);
+    uint64_t first_code = _bzhi_u64(first, first_length), second_code = _bzhi_u64(second, second_length);
+    if (first_length + second_length <= 56) {
+        *bits |= (first_code | second_code << first_length) << *bit_count;
+        *bit_count += first_length + second_length;
+        memcpy(base + *position, bits, 8);
+        *position += *bit_count >> 3;
+        *bits >>= *bit_count & ~7u;
+        *bit_count &= 7;
+    } else {
+        *bits |= first_code << *bit_count;
+        *bit_count += first_length;  // ≤ 7 + 56
+        memcpy(base + *position, bits, 8);
+        *position += *bit_count >> 3;
+        *bits >>= *bit_count & ~7u;
+        *bit_count &= 7;
+        *bits |= second_code << *bit_count;
+        *bit_count += second_length;
+        memcpy(base + *position, bits, 8);
+        *position += *bit_count >> 3;
+        *bits >>= *bit_count & ~7u;
+        *bit_count &= 7;
+    }
+}
+
 LITERAL_ATTRIBUTES
 size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
                                        const uint8_t *marked_codes) {
-    if (count < 64) return 0;
+    if (count == 0) return 0;
     const __m512i low0 = _mm512_loadu_si512(marked_codes), low1 = _mm512_loadu_si512(marked_codes + 64);
     const __m512i low2 = _mm512_loadu_si512(marked_codes + 128), low3 = _mm512_loadu_si512(marked_codes + 192);
     const __m512i high0 = _mm512_loadu_si512(marked_codes + 256), high1 = _mm512_loadu_si512(marked_codes + 320);
@@ -95,48 +138,28 @@ size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_
     // issued before the serial writes of the current ones, so the groups
     // stored to memory are long complete when they are read back.
     uint64_t groups[2][16];
-    size_t chunks = count / 64;
-    code_chunk(literals, low0, low1, low2, low3, high0, high1, high2, high3, first_order, second_order, groups[0]);
+    size_t chunks = (count + 63) / 64;
+    code_chunk(literals, count, low0, low1, low2, low3, high0, high1, high2, high3, first_order, second_order, groups[0]);
     for (size_t chunk = 0; chunk < chunks; chunk++) {
         if (chunk + 1 < chunks) {
-            code_chunk(literals + 64 * (chunk + 1), low0, low1, low2, low3, high0, high1, high2, high3,
+            code_chunk(literals + 64 * (chunk + 1), count - 64 * (chunk + 1), low0, low1, low2, low3, high0, high1, high2, high3,
                        first_order, second_order, groups[(chunk + 1) & 1]);
         }
         const uint64_t *current = groups[chunk & 1];
-        for (int group = 0; group < 16; group += 2) {
-            uint64_t first = current[group], second = current[group + 1];
-            uint32_t first_length = 63 - (uint32_t)__builtin_clzll(first);
-            uint32_t second_length = 63 - (uint32_t)__builtin_clzll(second);
-            uint64_t first_code = _bzhi_u64(first, first_length), second_code = _bzhi_u64(second, second_length);
-            if (first_length + second_length <= 56) {
-                // Usually both groups fit one write (eight literals, ≤ 56 bits after ≤ 7 pending).
-                bits |= (first_code | second_code << first_length) << bit_count;
-                bit_count += first_length + second_length;
-                memcpy(base + position, &bits, 8);
-                position += bit_count >> 3;
-                bits >>= bit_count & ~7u;
-                bit_count &= 7;
-            } else {
-                bits |= first_code << bit_count;
-                bit_count += first_length;  // ≤ 7 + 56
-                memcpy(base + position, &bits, 8);
-                position += bit_count >> 3;
-                bits >>= bit_count & ~7u;
-                bit_count &= 7;
-                bits |= second_code << bit_count;
-                bit_count += second_length;
-                memcpy(base + position, &bits, 8);
-                position += bit_count >> 3;
-                bits >>= bit_count & ~7u;
-                bit_count &= 7;
+        size_t remaining = count - 64 * chunk;
+        if (remaining >= 64) {
+            for (int group = 0; group < 16; group += 2) write_pair(current + group, base, &position, &bits, &bit_count);
+        } else {
+            // The last, partial chunk: pairs of groups up to its last literal.
+            for (int group = 0; group < (int)(remaining + 7) / 8 * 2; group += 2) {
+                write_pair(current + group, base, &position, &bits, &bit_count);
             }
         }
     }
-    size_t done = chunks * 64;
     stream->position = position;
     stream->bits = bits;
     stream->bit_count = bit_count;
-    return done;
+    return count;
 }
 
 #else

@@ -56,12 +56,12 @@ size_t facepipe_deflate_scan(const uint8_t *block, size_t length, int find_runs,
 /// CD, VBMI, VL and BMI2), 0 otherwise.
 int facepipe_deflate_vector_literals_available(void);
 
-/// Appends the Huffman codes of the first ⌊count / 64⌋·64 bytes of
-/// `literals` to `stream` and returns how many it wrote (0 when the CPU
-/// lacks the instructions). `marked_codes` holds 512 bytes: for each byte
-/// value v, the low byte (at v) and the high byte (at 256 + v) of
-/// `code | 1 << length`, where `code` is the bit-reversed literal code of at
-/// most 14 bits; every byte of `literals` must have a code.
+/// Appends the Huffman codes of the `count` bytes of `literals` to `stream`
+/// and returns how many it wrote: `count`, or 0 when the CPU lacks the
+/// instructions. `marked_codes` holds 512 bytes: for each byte value v, the
+/// low byte (at v) and the high byte (at 256 + v) of `code | 1 << length`,
+/// where `code` is the bit-reversed literal code of at most 14 bits; every
+/// byte of `literals` must have a code. No byte past `literals + count` is read.
 size_t facepipe_deflate_write_literals(facepipe_bit_stream *stream, const uint8_t *literals, size_t count,
                                        const uint8_t *marked_codes);
 

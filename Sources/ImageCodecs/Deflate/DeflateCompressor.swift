@@ -18,7 +18,7 @@ import CFacepipeShims
 final class DeflateCompressor {
     let maxBlockLength: Int
     let findsRuns: Bool
-    /// The scan compares 64 bytes per step (AVX2) and literal runs of 64
+    /// The scan compares 64 bytes per step (AVX2) and literal runs of 16
     /// and more are coded by `facepipe_deflate_write_literals` (AVX-512)
     /// when the CPU has them; the bytes written are the same either way.
     let usesVectors: Bool
@@ -174,7 +174,7 @@ final class DeflateCompressor {
     private static func writeLiterals(_ source: UnsafePointer<UInt8>, _ count: Int, _ codes: UnsafePointer<UInt32>,
                                       _ marked: UnsafePointer<UInt8>?, _ fourPerFlush: Bool, _ writer: inout DeflateBitWriter) {
         var index = 0
-        if let marked, count >= 64 {
+        if let marked, count >= 16 {
             index = writer.withCStream { facepipe_deflate_write_literals(&$0, source, count, marked) }
         }
         if fourPerFlush {
