@@ -426,11 +426,47 @@ extension Kernels {
             func inputRow(_ iy: Int) -> UnsafePointer<Float> {
                 iy >= 0 && iy < g.inHeight ? input + iy * rowFloats : UnsafePointer(zeros)
             }
+            /// Border pixels of output row `row`, each from a copy of its window.
+            func borderPixels(_ row: Int) {
+                let iy0 = row - g.padTop
+                let outRow = output + row * g.outWidth * channels
+                for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
+                    for ky in 0..<3 {
+                        let iy = iy0 + ky
+                        for kx in 0..<3 {
+                            let ix = ox - g.padLeft + kx
+                            let target = window + (ky * 3 + kx) * channels
+                            if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
+                                target.update(from: input + iy * rowFloats + ix * channels, count: channels)
+                            } else {
+                                target.update(repeating: 0, count: channels)
+                            }
+                        }
+                    }
+                    WideDepthwise3x3.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels,
+                                         channels: channels, table: table, count: channels, activation: activation,
+                                         output: outRow + ox * channels)
+                }
+            }
             let start = (firstFull - g.padLeft) * channels, interior = (lastFull - firstFull) * channels
             var oy = 0
             while oy < g.outHeight {
                 let iy0 = oy - g.padTop
-                // Two output rows per sweep where there are two; their four input rows (or zeros).
+                // Four output rows per sweep where there are four (their six input rows, or zeros).
+                let quad = oy + 3 < g.outHeight
+                if quad {
+                    if firstFull < lastFull {
+                        let first = output + (oy * g.outWidth + firstFull) * channels, next = g.outWidth * channels
+                        WideDepthwise3x3.fourRows((inputRow(iy0) + start, inputRow(iy0 + 1) + start, inputRow(iy0 + 2) + start,
+                                                   inputRow(iy0 + 3) + start, inputRow(iy0 + 4) + start, inputRow(iy0 + 5) + start),
+                                                  channels: channels, table: table, count: interior, activation: activation,
+                                                  outputs: (first, first + next, first + 2 * next, first + 3 * next))
+                    }
+                    for row in oy..<(oy + 4) { borderPixels(row) }
+                    oy += 4
+                    continue
+                }
+                // Then two output rows per sweep where there are two; their four input rows (or zeros).
                 let pair = oy + 1 < g.outHeight
                 let rows = (inputRow(iy0) + start, inputRow(iy0 + 1) + start, inputRow(iy0 + 2) + start, inputRow(iy0 + 3) + start)
                 if firstFull < lastFull {
@@ -443,28 +479,7 @@ extension Kernels {
                                              count: interior, activation: activation, output: first)
                     }
                 }
-                // Border pixels, each from a copy of its window.
-                for row in oy..<(pair ? oy + 2 : oy + 1) {
-                    let iy0 = row - g.padTop
-                    let outRow = output + row * g.outWidth * channels
-                    for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
-                        for ky in 0..<3 {
-                            let iy = iy0 + ky
-                            for kx in 0..<3 {
-                                let ix = ox - g.padLeft + kx
-                                let target = window + (ky * 3 + kx) * channels
-                                if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
-                                    target.update(from: input + iy * rowFloats + ix * channels, count: channels)
-                                } else {
-                                    target.update(repeating: 0, count: channels)
-                                }
-                            }
-                        }
-                        WideDepthwise3x3.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels,
-                                             channels: channels, table: table, count: channels, activation: activation,
-                                             output: outRow + ox * channels)
-                    }
-                }
+                for row in oy..<(pair ? oy + 2 : oy + 1) { borderPixels(row) }
                 oy += pair ? 2 : 1
             }
         }
