@@ -184,6 +184,19 @@ extension Kernels {
             let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
             var ox = 0
             while ox < g.outWidth {
+                if ox >= firstFull, ox < lastFull, lastFull - firstFull >= 8, blocks != 3, let wide = step.wideWeights {
+                    // Eight interior pixels of a 16- or 32-channel layer, the last group overlapping as below.
+                    let start = min(ox, lastFull - 8)
+                    let ix = start * g.strideWidth - g.padLeft
+                    WideWindowedBlocks.eightPixels(outputChannels: outC, rowStart: input + (iy0 * g.inWidth + ix) * inC,
+                                                   pixelStep: pixelStep, inRowFloats: g.inWidth * inC, rowRun: rowRun,
+                                                   taps: g.kernelHeight * rowRun, kyStart: kyStart, kyEnd: kyEnd,
+                                                   weights: constants + wide, bias: constants + step.epilogue.bias,
+                                                   activation: step.epilogue.first.wide(constants),
+                                                   output: arena + step.output + (oy * g.outWidth + start) * outC)
+                    ox = start + 8
+                    continue
+                }
                 if ox >= firstFull, ox < lastFull, lastFull - firstFull >= 8, blocks == 3, let wide = step.wideWeights {
                     // Eight interior pixels; the last eight of the row's interior
                     // overlap pixels already written (the same values again), so

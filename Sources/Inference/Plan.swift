@@ -57,8 +57,9 @@ enum Step: Sendable {
         var weights: Int
         /// For a `.lanes16` model, the same weights packed again for
         /// `InferenceWide`: a 1×1 convolution's `[ceil(O/16)][I][16]`
-        /// (`WidePointwise`), or a 24-channel windowed convolution's
-        /// `[KH][KW][I][32]` (`WideWindowed24`, interior pixels).
+        /// (`WidePointwise`), a 24-channel windowed convolution's
+        /// `[KH][KW][I][32]` (`WideWindowed24`, interior pixels), or a 16- or
+        /// 32-channel one's `[O/16][KH·KW·I][16]` (`WideWindowedBlocks`).
         var wideWeights: Int?
         var geometry: WindowGeometry
         var epilogue: Epilogue

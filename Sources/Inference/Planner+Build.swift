@@ -41,6 +41,9 @@ extension Planner {
                 // A 24-channel windowed convolution without a fused ADD: its interior runs in WideWindowed24.
                 let wideWindowed = !depthwise && !geometry.isPointwise && kernels == .lanes16
                     && geometry.outChannels == WideWindowed24.outputChannels && epilogue.residual == nil && epilogue.second == .none
+                // 16- or 32-channel windowed convolutions likewise, in WideWindowedBlocks.
+                let wideBlocks = !depthwise && !geometry.isPointwise && kernels == .lanes16
+                    && WideWindowedBlocks.handles(outputChannels: geometry.outChannels) && epilogue.residual == nil && epilogue.second == .none
                 let taps = geometry.kernelHeight * geometry.kernelWidth * geometry.inChannels
                 // A stride-1 3×3 depthwise without a fused ADD: its row interiors run in WideDepthwise3x3.
                 let wideDepthwise = depthwise && kernels == .lanes16 && geometry.kernelHeight == 3 && geometry.kernelWidth == 3
@@ -51,12 +54,14 @@ extension Planner {
                     offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
                     if wide { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: inC, outChannels: outC)) }
                     if wideWindowed { wideOffset = pool.reserve(WideWindowed24.packedCount(taps: taps)) }
+                    if wideBlocks { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: taps, outChannels: outC)) }
                     if wideDepthwise { wideOffset = pool.reserve(WideDepthwise3x3.packedCount(channels: inC)) }
                 } else {
                     let values = try floats(weights)
                     offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
                     if wide { wideOffset = pool.append(WidePointwise.pack(values, inChannels: inC, outChannels: outC)) }
                     if wideWindowed { wideOffset = pool.append(WideWindowed24.pack(values, taps: taps)) }
+                    if wideBlocks { wideOffset = pool.append(WidePointwise.pack(values, inChannels: taps, outChannels: outC)) }
                     if wideDepthwise {
                         let slopes: [Float]? = if case let .prelu(alpha) = node.first { try floats(alpha) } else { nil }
                         wideOffset = pool.append(WideDepthwise3x3.pack(

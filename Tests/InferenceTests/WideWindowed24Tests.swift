@@ -49,23 +49,28 @@ import _TestSupport
         }
     }
 
-    /// Whole 5×5/2 steps with 24 outputs (the detector's first layer) on
-    /// maps whose interior is not a multiple of eight pixels: the 16-lane
-    /// plan (eight-pixel groups, the last one overlapping its neighbour)
-    /// equals the 8-lane plan bit for bit, borders included.
+    /// Whole windowed steps on maps whose interior is not a multiple of
+    /// eight pixels: 5×5/2 with 24 outputs (the detector's first layer,
+    /// `WideWindowed24`) and 3×3/2 with 16 or 32 (Face Mesh's and the
+    /// full-range detector's, `WideWindowedBlocks`). The 16-lane plan
+    /// (eight-pixel groups, the last one overlapping its neighbour) equals
+    /// the 8-lane plan bit for bit, borders included.
     @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"),
-          arguments: [(7, 16, Int8(0)), (9, 23, 0), (6, 37, 0), (11, 64, 1), (5, 21, 1), (8, 9, 0)])
-    func stepMatchesTheNarrowKernelBitForBit(_ height: Int, _ width: Int, _ padding: Int8) throws {
+          arguments: [(7, 16, Int8(0)), (9, 23, 0), (6, 37, 0), (11, 64, 1), (5, 21, 1), (8, 9, 0)], [(5, 24), (3, 16), (3, 32)])
+    func stepMatchesTheNarrowKernelBitForBit(_ map: (Int, Int, Int8), _ layer: (kernel: Int, outChannels: Int)) throws {
+        let (height, width, padding) = map
         for activation: Int8 in [0, 1] {
-            let file = TinyConvModel.convolution(height: height, width: width, inChannels: 3, outChannels: 24, kernel: 5, stride: 2,
-                                                 padding: padding, activation: activation, seed: UInt64(width)).serialized()
+            let file = TinyConvModel.convolution(height: height, width: width, inChannels: 3, outChannels: layer.outChannels,
+                                                 kernel: layer.kernel, stride: 2, padding: padding, activation: activation,
+                                                 seed: UInt64(width)).serialized()
             let narrow = try Model(bytes: file, kernels: .lanes8)
             let wide = try Model(bytes: file, kernels: .lanes16)
             var generator = SplitMix64(seed: UInt64(height * width))
             let input = (0..<(height * width * 3)).map { _ in generator.unitFloat() * 2 - 1 }
             let expected = try Interpreter(model: narrow).run([input])[0]
             let got = try Interpreter(model: wide).run([input])[0]
-            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern), "\(height)×\(width), padding \(padding), activation \(activation)")
+            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(layer.kernel)×\(layer.kernel)/2 → \(layer.outChannels) on \(height)×\(width), padding \(padding), activation \(activation)")
         }
     }
 }
