@@ -1,3 +1,3 @@
 enum FacepipeVersion {
-    static let string = "0.5.1"
+    static let string = "0.5.2"
 }
