@@ -181,22 +181,14 @@ public enum WidePointwise {
             v = x7[i]
             a7 = a7.addingProduct(SIMD16(repeating: v), va); t7 = t7.addingProduct(SIMD8(repeating: v), vb)
         }
-        let e = p * outC + c, lanes = outC - c - 16
-        epilogue.store(a0, channel: c, lanes: 16, element: e, pixel: p)
-        epilogue.store(SIMD16(lowHalf: t0, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 16, pixel: p)
-        epilogue.store(a1, channel: c, lanes: 16, element: e + outC, pixel: p + 1)
-        epilogue.store(SIMD16(lowHalf: t1, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + outC + 16, pixel: p + 1)
-        epilogue.store(a2, channel: c, lanes: 16, element: e + 2 * outC, pixel: p + 2)
-        epilogue.store(SIMD16(lowHalf: t2, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 2 * outC + 16, pixel: p + 2)
-        epilogue.store(a3, channel: c, lanes: 16, element: e + 3 * outC, pixel: p + 3)
-        epilogue.store(SIMD16(lowHalf: t3, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 3 * outC + 16, pixel: p + 3)
-        epilogue.store(a4, channel: c, lanes: 16, element: e + 4 * outC, pixel: p + 4)
-        epilogue.store(SIMD16(lowHalf: t4, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 4 * outC + 16, pixel: p + 4)
-        epilogue.store(a5, channel: c, lanes: 16, element: e + 5 * outC, pixel: p + 5)
-        epilogue.store(SIMD16(lowHalf: t5, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 5 * outC + 16, pixel: p + 5)
-        epilogue.store(a6, channel: c, lanes: 16, element: e + 6 * outC, pixel: p + 6)
-        epilogue.store(SIMD16(lowHalf: t6, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 6 * outC + 16, pixel: p + 6)
-        epilogue.store(a7, channel: c, lanes: 16, element: e + 7 * outC, pixel: p + 7)
-        epilogue.store(SIMD16(lowHalf: t7, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 7 * outC + 16, pixel: p + 7)
+        let lanes = outC - c - 16
+        /// Pixel `p + k`: its 16 channels from `c`, then its narrow tail.
+        @inline(__always) func store(_ head: SIMD16<Float>, _ tail: SIMD8<Float>, _ k: Int) {
+            let e = (p + k) * outC + c
+            epilogue.store(head, channel: c, lanes: 16, element: e, pixel: p + k)
+            epilogue.store(SIMD16(lowHalf: tail, highHalf: .zero), channel: c + 16, lanes: lanes, element: e + 16, pixel: p + k)
+        }
+        store(a0, t0, 0); store(a1, t1, 1); store(a2, t2, 2); store(a3, t3, 3)
+        store(a4, t4, 4); store(a5, t5, 5); store(a6, t6, 6); store(a7, t7, 7)
     }
 }
