@@ -54,7 +54,10 @@ let package = Package(
 
         // MARK: Faces and pipelines
         .target(name: "CTensorSampling", cSettings: simdC),
-        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference", "CCPUFeatures", "CTensorSampling"], swiftSettings: simdSwift),
+        .target(name: "FaceAnalysis", dependencies: [
+            "ImageCore", "Inference", "CCPUFeatures", "CTensorSampling",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
             "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
             .product(name: "Logging", package: "swift-log"),
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
+            .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

@@ -64,7 +64,7 @@ run() {
 }
 
 for mode in fast accurate sparse; do
-    run "facepipe-$mode" "$BIN" detect --mode "$mode" --min-score 0.5 --min-face-size 0
+    run "facepipe-$mode" "$BIN" detect --mode "$mode" --min-score 0.5 --min-confidence 0.5 --min-face-size 0 --workers 1
 done
 run mediapipe-short "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 0 --min-score 0.5
 run mediapipe-full "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 1 --min-score 0.5

@@ -11,6 +11,7 @@ public enum PipelineRegistry {
         Pipelines.fastBoxes,
         Pipelines.wholeFrame,
         Pipelines.uprightPNG,
+        Pipelines.detect(),
     ]
 
     public static var names: [String] { all.map(\.name) }

@@ -1,8 +1,8 @@
-/// The fixed facts of one BlazeFace model (MODELS.md "How the detectors are
-/// decoded"): input size, SSD anchor strides and anchors per cell.
+/// How one BlazeFace model's outputs are laid out: input size, SSD anchor
+/// strides and anchors per cell. The layouts of the three detectors are in
+/// the model catalogue (``FaceModel``).
 package struct DetectorConfiguration: Sendable, Hashable {
-    package var modelFile: String
-    package var inputSize: Int
+    package var model: FaceModel
     package var strides: [Int]
     /// Anchors per feature-map cell for each stride (MediaPipe's
     /// `interpolated_scale_aspect_ratio` 1.0 adds one per layer sharing a stride).
@@ -12,21 +12,23 @@ package struct DetectorConfiguration: Sendable, Hashable {
     /// upsampled branch lines up with its shortcut.
     package var totalStride: Int
 
-    package static let shortRange = DetectorConfiguration(
-        modelFile: "face_detection_short_range.tflite", inputSize: 128,
-        strides: [8, 16], anchorsPerCell: [2, 6], totalStride: 16)
-    package static let fullRange = DetectorConfiguration(
-        modelFile: "face_detection_full_range.tflite", inputSize: 192,
-        strides: [4], anchorsPerCell: [1], totalStride: 32)
-    package static let fullRangeSparse = DetectorConfiguration(
-        modelFile: "face_detection_full_range_sparse.tflite", inputSize: 192,
-        strides: [4], anchorsPerCell: [1], totalStride: 32)
-
     /// The detector accurate mode runs on its canvases: short range. Its
     /// 128-px training frames hold faces of 20–75 % of the frame, i.e. the
     /// 28–56 px faces a pyramid level serves sit in its range, and it costs
     /// about 0.6× the full-range model per input pixel (measured: DetectionRegionPlan).
     package static let canvas = DetectorConfiguration.shortRange
+
+    package init(model: FaceModel, strides: [Int], anchorsPerCell: [Int], totalStride: Int) {
+        self.model = model
+        self.strides = strides
+        self.anchorsPerCell = anchorsPerCell
+        self.totalStride = totalStride
+    }
+
+    /// The model's file name (error messages name it).
+    package var modelFile: String { model.fileName }
+    /// Side of the square input the model declares.
+    package var inputSize: Int { model.inputSide }
 
     package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
         switch mode {

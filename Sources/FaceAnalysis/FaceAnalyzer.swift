@@ -21,30 +21,30 @@ public final class FaceAnalyzer {
     func detector(_ mode: DetectorMode) throws(FaceAnalysisError) -> (runner: ModelRunner, decoder: DetectionDecoder) {
         if let existing = detectors[mode] { return existing }
         let configuration = DetectorConfiguration.forMode(mode)
-        let made = (try ModelRunner(model: models.detector(mode), name: configuration.modelFile),
+        let made = (try ModelRunner(model: try models.detector(mode), name: configuration.modelFile),
                     DetectionDecoder(configuration: configuration))
         detectors[mode] = made
         return made
     }
 
     /// The detector for canvases of any size (accurate mode's pyramid).
-    func canvasDetector() -> CanvasDetector {
+    func canvasDetector() throws(FaceAnalysisError) -> CanvasDetector {
         if let canvasDetectorInstance { return canvasDetectorInstance }
-        let made = CanvasDetector(model: models.detector(.fast), configuration: .canvas)
+        let made = CanvasDetector(model: try models.model(DetectorConfiguration.canvas.model), configuration: .canvas)
         canvasDetectorInstance = made
         return made
     }
 
     func faceMesh() throws(FaceAnalysisError) -> ModelRunner {
         if let meshRunner { return meshRunner }
-        let runner = try ModelRunner(model: models.faceMesh, name: FaceModels.faceMeshFile)
+        let runner = try ModelRunner(model: try models.model(.faceMesh), name: FaceModel.faceMesh.fileName)
         meshRunner = runner
         return runner
     }
 
     func irisModel() throws(FaceAnalysisError) -> ModelRunner {
         if let irisRunner { return irisRunner }
-        let runner = try ModelRunner(model: models.iris, name: FaceModels.irisFile)
+        let runner = try ModelRunner(model: try models.model(.iris), name: FaceModel.iris.fileName)
         irisRunner = runner
         return runner
     }

@@ -1,65 +1,77 @@
+import Crypto
 import Foundation
 import Inference
 
-/// The five MediaPipe face models, loaded once and shared read-only by every
-/// worker's `FaceAnalyzer`. Checking the files' SHA-256 is the caller's job
-/// (the pipeline does it); this type checks that they exist, parse, and have
-/// the tensor sizes the decoders need.
+/// The face models one run needs, verified and loaded once, then shared
+/// read-only by every worker's ``FaceAnalyzer``.
+///
+/// ``load(_:from:)`` is the only way models are read: it checks each file's
+/// SHA-256 against the catalogue (``FaceModel/sha256``), parses and plans it,
+/// and checks that its tensors have the sizes the decoders need. Asking for
+/// a model that was not loaded is an error naming it, never a silent load.
 public struct FaceModels: Sendable {
-    public let shortRange: Model
-    public let fullRange: Model
-    public let fullRangeSparse: Model
-    public let faceMesh: Model
-    public let iris: Model
+    private let loaded: [FaceModel: Model]
 
-    public static let faceMeshFile = "face_landmark.tflite"
-    public static let irisFile = "iris_landmark.tflite"
+    /// No models: for pipelines without face stages.
+    public static let none = FaceModels(loaded: [:])
 
-    /// The file names looked up in the models directory.
-    public static let requiredFiles = [
-        DetectorConfiguration.shortRange.modelFile, DetectorConfiguration.fullRange.modelFile,
-        DetectorConfiguration.fullRangeSparse.modelFile, faceMeshFile, irisFile,
-    ]
-
-    /// Loads every model from `directory` (e.g. `models/`).
-    /// - Throws: `FaceAnalysisError.missingModel` naming the first absent
-    ///   file, `.unexpectedModelShape` for a model with other tensors.
-    public init(directory: URL) throws(FaceAnalysisError) {
-        func load(_ file: String) throws(FaceAnalysisError) -> Model {
-            let url = directory.appendingPathComponent(file)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw .missingModel(file: file, directory: directory.path)
-            }
-            do { return try Model(contentsOf: url) } catch {
-                throw .unexpectedModelShape(model: file, detail: "cannot load: \(error)")
-            }
-        }
-        shortRange = try load(DetectorConfiguration.shortRange.modelFile)
-        fullRange = try load(DetectorConfiguration.fullRange.modelFile)
-        fullRangeSparse = try load(DetectorConfiguration.fullRangeSparse.modelFile)
-        faceMesh = try load(Self.faceMeshFile)
-        iris = try load(Self.irisFile)
-        try Self.check(shortRange, DetectorConfiguration.shortRange.modelFile, input: 128 * 128 * 3, outputs: [896 * 16, 896])
-        try Self.check(fullRange, DetectorConfiguration.fullRange.modelFile, input: 192 * 192 * 3, outputs: [2304 * 16, 2304])
-        try Self.check(fullRangeSparse, DetectorConfiguration.fullRangeSparse.modelFile, input: 192 * 192 * 3, outputs: [2304 * 16, 2304])
-        try Self.check(faceMesh, Self.faceMeshFile, input: 192 * 192 * 3, outputs: [1404, 1])
-        try Self.check(iris, Self.irisFile, input: 64 * 64 * 3, outputs: [213, 15])
+    private init(loaded: [FaceModel: Model]) {
+        self.loaded = loaded
     }
 
-    static func check(_ model: Model, _ name: String, input: Int, outputs: [Int]) throws(FaceAnalysisError) {
-        guard model.inputs.count == 1, model.inputs[0].elementCount == input else {
-            throw .unexpectedModelShape(model: name, detail: "inputs \(model.inputs), expected one of \(input) values")
+    /// The models held, in catalogue order.
+    public var models: [FaceModel] { loaded.keys.sorted() }
+
+    /// Reads, verifies and plans each of `models` from `directory`.
+    /// - Throws: `FaceAnalysisError.missingModel`, `.modelUnreadable`,
+    ///   `.modelHashMismatch` or `.unexpectedModelShape`, naming the file.
+    public static func load(_ models: some Sequence<FaceModel>, from directory: URL) throws(FaceAnalysisError) -> FaceModels {
+        var loaded: [FaceModel: Model] = [:]
+        for model in models where loaded[model] == nil {
+            loaded[model] = try load(model, from: directory)
         }
-        for count in outputs where !model.outputs.contains(where: { $0.elementCount == count }) {
-            throw .unexpectedModelShape(model: name, detail: "outputs \(model.outputs) lack one of \(count) values")
-        }
+        return FaceModels(loaded: loaded)
     }
 
-    func detector(_ mode: DetectorMode) -> Model {
-        switch mode {
-        case .fast: shortRange
-        case .accurate: fullRange
-        case .sparse: fullRangeSparse
+    private static func load(_ model: FaceModel, from directory: URL) throws(FaceAnalysisError) -> Model {
+        let url = directory.appendingPathComponent(model.fileName)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .missingModel(file: model.fileName, directory: directory.path)
         }
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+            throw .modelUnreadable(file: model.fileName, reason: error.localizedDescription)
+        }
+        let digest = SHA256.hash(data: bytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+        guard digest == model.sha256 else {
+            throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: digest)
+        }
+        let parsed: Model
+        do { parsed = try Model(bytes: bytes) } catch {
+            throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")
+        }
+        let input = model.inputSide * model.inputSide * 3
+        guard parsed.inputs.count == 1, parsed.inputs[0].elementCount == input else {
+            throw .unexpectedModelShape(model: model.fileName, detail: "inputs \(parsed.inputs), expected one of \(input) values")
+        }
+        for count in model.requiredOutputCounts where !parsed.outputs.contains(where: { $0.elementCount == count }) {
+            throw .unexpectedModelShape(model: model.fileName, detail: "outputs \(parsed.outputs) lack one of \(count) values")
+        }
+        return parsed
+    }
+
+    /// The loaded `model`.
+    /// - Throws: `FaceAnalysisError.modelNotLoaded` when the plan did not load it.
+    public func model(_ model: FaceModel) throws(FaceAnalysisError) -> Model {
+        guard let found = loaded[model] else { throw .modelNotLoaded(file: model.fileName) }
+        return found
+    }
+
+    func detector(_ mode: DetectorMode) throws(FaceAnalysisError) -> Model {
+        try model(DetectorConfiguration.forMode(mode).model)
     }
 }

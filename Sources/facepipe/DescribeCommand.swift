@@ -27,16 +27,12 @@ struct DescribeCommand: ParsableCommand {
             print("  \(i + 1). \(lines[0])")
             for line in lines.dropFirst() { print("     \(line)") }
         }
-        let models = Array(Set(pipeline.stages.flatMap(\.allModelFiles))).sorted { $0.fileName < $1.fileName }
+        let models = Array(Set(pipeline.stages.flatMap(\.allModels))).sorted()
         if !models.isEmpty {
             print("models (verified by SHA-256 before a run):")
             for model in models { print("  \(model.fileName)  \(model.sha256)") }
         }
     }
-}
-
-extension StageDefinition {
-    var allModelFiles: [ModelFile] { models + children.flatMap(\.allModelFiles) }
 }
 
 /// A usage or setup problem: printed as `facepipe: error: …`, exit code 2.

@@ -91,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
         let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workers,
                                              recompute: recompute, resume: resume,
-                                             faceEngine: FaceEngineFactory.builtIn, outputTar: outputTar)
+                                             outputTar: outputTar)
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let summary: RunSummary

@@ -273,25 +273,6 @@ import Testing
             try TarReader(path: "/nonexistent", options: TarReader.Options(maxEntryBytes: -1))
         }
     }
-
-    // MARK: - Async
-
-    @Test func asyncSequenceYieldsTheSameItems() async throws {
-        let directory = try TemporaryDirectory()
-        let path = try writeTar(Self.samples, in: directory, compression: .gzip)
-        var names: [String] = []
-        for try await item in TarReader.items(path: path) {
-            if case .file(let entry) = item { names.append(entry.name) }
-        }
-        #expect(names == Self.samples.map(\.0))
-    }
-
-    @Test func asyncSequenceThrowsArchiveErrors() async throws {
-        let directory = try TemporaryDirectory()
-        await #expect(throws: ArchiveError.self) {
-            for try await _ in TarReader.items(path: directory.file("missing.tar")) {}
-        }
-    }
 }
 
 @Suite struct TarReaderPaxTests {

@@ -183,7 +183,7 @@ struct FaceAnalyzerBehaviourTests {
 
     @Test func missingModelsDirectoryNamesTheFile() {
         #expect(throws: FaceAnalysisError.missingModel(file: "face_detection_short_range.tflite", directory: "/nonexistent")) {
-            try FaceModels(directory: URL(fileURLWithPath: "/nonexistent"))
+            try FaceModels.load([.shortRangeDetector, .faceMesh], from: URL(fileURLWithPath: "/nonexistent"))
         }
     }
 

@@ -8,7 +8,7 @@ import _TestSupport
 /// Models loaded once for all face tests (read-only, shared).
 enum FaceTestSupport {
     static let models: Result<FaceModels, FaceAnalysisError> = Result { () throws(FaceAnalysisError) in
-        try FaceModels(directory: Fixtures.model("placeholder").deletingLastPathComponent())
+        try FaceModels.load(FaceModel.allCases, from: Fixtures.model(""))
     }
 
     static func analyzer() throws -> FaceAnalyzer {

@@ -116,16 +116,19 @@ import Testing
         #expect(pixel[1] > 80 && pixel[0] < 255, "box drawn (anti-aliased, green) over the square's corner: \(pixel)")
     }
 
-    @Test func namedPipelinesCompileAgainstTheVerifiedModels() throws {
+    @Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
+    func namedPipelinesCompileAgainstTheVerifiedModels() throws {
         let models = Fixtures.model("")
-        guard FileManager.default.fileExists(atPath: Fixtures.model("face_landmark.tflite").path) else { return }
         for pipeline in PipelineRegistry.all {
             let plan = try pipeline.compile(modelsDirectory: models)
-            #expect(!plan.models.isEmpty || pipeline.name == "upright-png", "\(pipeline.name) uses models")
+            // Exactly the models the stages name are loaded.
+            let named = Set(pipeline.stages.flatMap(\.allModels))
+            #expect(Set(plan.faceModels.models) == named, "\(pipeline.name)")
+            #expect(!named.isEmpty || pipeline.name == "upright-png", "\(pipeline.name) uses models")
         }
         #expect(throws: PipelineError.unknownPipeline(name: "nope", available: PipelineRegistry.names)) {
             _ = try PipelineRegistry.named("nope")
         }
-        #expect(PipelineRegistry.names == ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame", "upright-png"])
+        #expect(PipelineRegistry.names == ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame", "upright-png", "detect"])
     }
 }

@@ -1,11 +1,12 @@
+import FaceAnalysis
 import Foundation
 import Pipeline
 import Testing
 import _TestSupport
 
 /// The model hashes exist twice: in scripts/models.sha256 (what setup verifies
-/// when it downloads) and in `ModelFile` (what `compile()` verifies before a run).
-/// They must never drift apart.
+/// when it downloads) and in the catalogue `FaceModel` (what `compile()`
+/// verifies before a run). They must never drift apart.
 @Test func modelHashesMatchTheSetupChecksums() throws {
     let listing = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("scripts/models.sha256"), encoding: .utf8)
     var expected: [String: String] = [:]
@@ -14,10 +15,62 @@ import _TestSupport
         guard fields.count == 2 else { continue }
         expected[String(fields[1])] = String(fields[0])
     }
-    let inCode: [ModelFile] = [.shortRangeDetector, .fullRangeDetector, .sparseFullRangeDetector,
-                               .backCameraDetector, .faceMesh, .iris]
-    #expect(expected.count == inCode.count)
-    for model in inCode {
+    #expect(expected.count == FaceModel.allCases.count)
+    for model in FaceModel.allCases {
         #expect(expected[model.fileName] == model.sha256, "\(model.fileName)")
+    }
+}
+
+/// A plan loads exactly the models its stages name: a pipeline that needs
+/// only the short-range detector compiles and runs with only that file.
+@Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
+func aPlanLoadsOnlyTheModelsItsStagesName() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facepipe-models-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(at: Fixtures.model(FaceModel.shortRangeDetector.fileName),
+                                     to: folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName))
+    let fast = Pipeline("fast") {
+        Decode()
+        Orient()
+        DetectFaces(.fast)
+        Annotate()
+        WriteOutputs()
+    }
+    let plan = try fast.compile(modelsDirectory: folder)
+    #expect(plan.faceModels.models == [.shortRangeDetector])
+    #expect(throws: FaceAnalysisError.modelNotLoaded(file: FaceModel.faceMesh.fileName)) {
+        _ = try plan.faceModels.model(.faceMesh)
+    }
+    let accurate = Pipeline("accurate") {
+        Decode()
+        Orient()
+        DetectFaces(.accurate)
+        Annotate()
+        WriteOutputs()
+    }
+    #expect(throws: PipelineError.modelMissing(file: FaceModel.fullRangeDetector.fileName, directory: folder.path)) {
+        _ = try accurate.compile(modelsDirectory: folder)
+    }
+}
+
+/// A model file with other bytes is refused at compile time, naming both hashes.
+@Test func aModelWithTheWrongHashIsRefused() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facepipe-models-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName)
+    try Data("not a model".utf8).write(to: file)
+    let fast = Pipeline("fast") {
+        Decode()
+        Orient()
+        DetectFaces(.fast)
+        Annotate()
+        WriteOutputs()
+    }
+    #expect(throws: PipelineError.modelHashMismatch(
+        file: FaceModel.shortRangeDetector.fileName, expected: FaceModel.shortRangeDetector.sha256,
+        actual: "708811ccb1510c6d6c6e6379ef09be39bdbb0e7edcf44fefcca21c6228ee6d89")) {
+        _ = try fast.compile(modelsDirectory: folder)
     }
 }

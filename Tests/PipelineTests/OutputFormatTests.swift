@@ -57,7 +57,7 @@ import Testing
                 r.exifOrientation = o.rawValue
                 return r
             }())
-            let out = try Orient().process(frame, context: StageContext(shared: SharedResources(modelsDirectory: URL(fileURLWithPath: "/")), worker: 0))
+            let out = try Orient().process(frame, context: StageContext(shared: SharedResources(), worker: 0))
             return stride(from: 0, to: out.image.pixels.count, by: 3).map { out.image.pixels[$0] }
         }
         #expect(try upright(.topLeft) == [1, 2, 3, 4, 5, 6])

@@ -40,8 +40,8 @@ let readmePipeline = Pipeline("mine", summary: "large faces with landmarks") {
     #expect(readmePipeline.stages[4].children.map(\.name) == ["landmarks", "pose", "classify", "quality"])
 }
 
-@Test func theReadmeExampleRunsWithAFaceEngine() async throws {
-    guard FileManager.default.fileExists(atPath: Fixtures.model("iris_landmark.tflite").path) else { return }
+@Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
+func theReadmeExampleRunsWithAFaceEngine() async throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let plan = try readmePipeline.compile(modelsDirectory: Fixtures.model(""))

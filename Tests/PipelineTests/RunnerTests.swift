@@ -157,32 +157,42 @@ struct Gauged: Stage {
     }
 }
 
-/// A stage that takes a per-worker resource, counting how often one is made.
+/// A per-worker resource that counts how often one is made.
+struct CountedResource: WorkerResource {
+    static let made = CallCounter()
+    let serial: Int
+    init(shared: SharedResources) {
+        Self.made.hit("resource")
+        serial = Self.made.count("resource")
+    }
+}
+
+/// A stage that takes a per-worker resource and checks it is the same one on every use.
 struct UsesWorkerResource: Stage {
-    let made: CallCounter
     var definition: StageDefinition { StageDefinition("uses-worker-resource") }
     func process(_ frame: Frame<Phase.Upright>, context: StageContext) throws -> Frame<Phase.Upright> {
-        _ = context.workerResource("test.resource", as: [Int].self) {
-            made.hit("resource")
-            return [context.worker]
-        }
+        let first = try context.resource(CountedResource.self)
+        let again = try context.resource(CountedResource.self)
+        guard first.serial == again.serial else { throw StageContextMismatch() }
         return frame
     }
+    struct StageContextMismatch: Error {}
 }
 
 @Test func perWorkerResourcesAreMadeOncePerWorker() async throws {
     let out = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: out) }
-    let made = CallCounter()
+    let before = CountedResource.made.count("resource")
     let pipeline = Pipeline("resources") {
         DecodePPM()
         AsUpright()
-        UsesWorkerResource(made: made)
+        UsesWorkerResource()
         PassPixels()
         WriteOutputs(images: .none, faceJSON: false)
     }
     _ = try await run(pipeline, [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 30))], out: out, workers: 3)
-    #expect((1...3).contains(made.count("resource")), "made \(made.count("resource")) times for 3 workers")
+    let made = CountedResource.made.count("resource") - before
+    #expect((1...3).contains(made), "made \(made) times for 3 workers")
 }
 
 struct FailsAfterDecoding: Stage {

@@ -24,6 +24,17 @@ public enum Fixtures {
         repositoryRoot.appendingPathComponent("datasets/sources").appendingPathComponent(file)
     }
 
+    /// Whether tests that need the MediaPipe models run: when every model
+    /// file is present, and always under `make test` (which sets
+    /// `FACEPIPE_REQUIRE_MODELS=1` after fetching them), where a missing
+    /// model must fail a test instead of skipping it.
+    public static let modelsAvailable: Bool = {
+        if ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_MODELS"] == "1" { return true }
+        let files = ["face_detection_short_range.tflite", "face_detection_full_range.tflite",
+                     "face_detection_full_range_sparse.tflite", "face_landmark.tflite", "iris_landmark.tflite"]
+        return files.allSatisfy { FileManager.default.fileExists(atPath: model($0).path) }
+    }()
+
     public static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }

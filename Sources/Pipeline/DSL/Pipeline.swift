@@ -1,3 +1,4 @@
+import FaceAnalysis
 import Foundation
 
 /// A named pipeline: a description of stages, nothing more. Creating one does
@@ -37,26 +38,31 @@ public struct Pipeline: Sendable {
         return nodes
     }
 
-    /// Validates every stage's options, checks that each model file is present
-    /// in `modelsDirectory` with the expected SHA-256, and returns the plan.
+    /// Validates every stage's options, loads exactly the models the stages
+    /// name from `modelsDirectory` (each verified by its SHA-256, parsed and
+    /// planned once), and returns the plan that owns them. A missing or
+    /// wrong model is an error here, before any entry is read.
     public func compile(modelsDirectory: URL) throws(PipelineError) -> CompiledPipeline {
         let nodes = self.nodes
         for node in nodes {
             if let failure = node.validationFailure { throw failure }
         }
-        var models: [ModelFile] = []
+        var models: [FaceModel] = []
         for node in nodes {
             for model in node.definition.allModels where !models.contains(model) { models.append(model) }
         }
-        for model in models {
-            try ModelVerifier.verify(model, in: modelsDirectory)
+        let loaded: FaceModels
+        do {
+            loaded = try FaceModels.load(models, from: modelsDirectory)
+        } catch {
+            throw PipelineError(loading: error)
         }
         return CompiledPipeline(name: name, summary: summary, root: root, nodes: nodes,
-                                models: models, modelsDirectory: modelsDirectory)
+                                faceModels: loaded, modelsDirectory: modelsDirectory)
     }
 }
 
 extension StageDefinition {
     /// This stage's models and its children's.
-    var allModels: [ModelFile] { models + children.flatMap(\.allModels) }
+    public var allModels: [FaceModel] { models + children.flatMap(\.allModels) }
 }

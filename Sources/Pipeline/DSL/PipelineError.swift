@@ -1,3 +1,5 @@
+import FaceAnalysis
+
 /// Why a pipeline could not be compiled or a run could not start.
 /// Every case names what failed; the CLI prints `description` and exits 2.
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,6 +23,17 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case inputUnusable(path: String, reason: String)
     /// Invalid run configuration (workers, shard, flags).
     case invalidRunConfiguration(String)
+
+    /// The error of a model that could not be loaded at compile time.
+    init(loading error: FaceAnalysisError) {
+        switch error {
+        case let .missingModel(file, directory): self = .modelMissing(file: file, directory: directory)
+        case let .modelHashMismatch(file, expected, actual): self = .modelHashMismatch(file: file, expected: expected, actual: actual)
+        case let .modelUnreadable(file, reason): self = .modelUnreadable(file: file, reason: reason)
+        case let .unexpectedModelShape(model, detail): self = .modelUnreadable(file: model, reason: "unexpected tensors: \(detail)")
+        default: self = .modelUnreadable(file: "", reason: error.description)
+        }
+    }
 
     public var description: String {
         switch self {

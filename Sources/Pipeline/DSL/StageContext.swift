@@ -1,9 +1,10 @@
+import FaceAnalysis
 import Foundation
-import Synchronization
 
 /// What a stage may use while processing one image: resources shared by the
-/// whole run (loaded once, read-only) and resources private to the worker
-/// running it (created once per worker, e.g. an interpreter with its arena).
+/// whole run (loaded once by `compile()`, read-only) and resources private to
+/// the worker running it (created once per worker, e.g. an interpreter with
+/// its arena).
 ///
 /// A context belongs to one worker; the runner hands it to exactly one task at
 /// a time (see ``ContextPool``).
@@ -15,43 +16,44 @@ public final class StageContext: @unchecked Sendable {
     public let shared: SharedResources
     /// 0-based worker number (for logs; results must not depend on it).
     public let worker: Int
-    private var workerResources: [String: Any] = [:]
+    private var workerResources: [ObjectIdentifier: Any] = [:]
 
     public init(shared: SharedResources, worker: Int) {
         self.shared = shared
         self.worker = worker
     }
 
-    /// The worker's instance of a resource, created by `make` on first use.
-    public func workerResource<T>(_ key: String, as type: T.Type = T.self, make: () throws -> T) rethrows -> T {
-        if let existing = workerResources[key] as? T { return existing }
-        let made = try make()
+    /// The worker's instance of `Resource`, made on first use and kept for
+    /// the worker's lifetime. Keyed by the type itself, so a resource can be
+    /// neither misspelt nor read back as another type.
+    public func resource<Resource: WorkerResource>(_ type: Resource.Type = Resource.self) throws -> Resource {
+        let key = ObjectIdentifier(type)
+        if let existing = workerResources[key] {
+            // Stored under its own type's identifier just below.
+            return existing as! Resource
+        }
+        let made = try Resource(shared: shared)
         workerResources[key] = made
         return made
     }
 }
 
-/// Read-only resources shared by every worker of a run: the models folder and
-/// values loaded once on first use (e.g. parsed model files).
+/// A value each worker makes once and keeps: an image decoder with its C
+/// handle, a face engine with its interpreters.
+public protocol WorkerResource {
+    init(shared: SharedResources) throws
+}
+
+/// Read-only resources shared by every worker of a run: the models the plan
+/// loaded and how workers build their face engine.
 public final class SharedResources: Sendable {
-    /// Where the verified model files are.
-    public let modelsDirectory: URL
-    /// Builds each worker's face engine (nil: face stages fail with a clear error).
-    public let faceEngineFactory: FaceEngineFactory?
-    private let values = Mutex<[String: any Sendable]>([:])
+    /// The plan's verified models.
+    public let models: FaceModels
+    /// Builds each worker's face engine.
+    public let faceEngineFactory: FaceEngineFactory
 
-    public init(modelsDirectory: URL, faceEngineFactory: FaceEngineFactory? = nil) {
-        self.modelsDirectory = modelsDirectory
+    public init(models: FaceModels = .none, faceEngineFactory: FaceEngineFactory = .builtIn) {
+        self.models = models
         self.faceEngineFactory = faceEngineFactory
-    }
-
-    /// The shared value for `key`, loaded by `make` once (other workers wait for it).
-    public func value<T: Sendable>(_ key: String, as type: T.Type = T.self, make: () throws -> T) throws -> T {
-        try values.withLock { values in
-            if let existing = values[key] as? T { return existing }
-            let made = try make()
-            values[key] = made
-            return made
-        }
     }
 }

@@ -1,3 +1,4 @@
+import FaceAnalysis
 import Foundation
 
 /// What a stage is, independent of any image: its name, options, the model
@@ -7,7 +8,7 @@ public struct StageDefinition: Sendable, Hashable, Codable {
     public var name: String
     /// Option name → value as text, kept in declaration order.
     public var options: [Option]
-    public var models: [ModelFile]
+    public var models: [FaceModel]
     public var children: [StageDefinition]
 
     public struct Option: Sendable, Hashable, Codable {
@@ -17,7 +18,7 @@ public struct StageDefinition: Sendable, Hashable, Codable {
     }
 
     public init(_ name: String, options: KeyValuePairs<String, String> = [:],
-                models: [ModelFile] = [], children: [StageDefinition] = []) {
+                models: [FaceModel] = [], children: [StageDefinition] = []) {
         self.name = name
         self.options = options.map { Option($0.key, $0.value) }
         self.models = models

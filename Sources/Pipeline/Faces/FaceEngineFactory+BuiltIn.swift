@@ -1,17 +1,13 @@
 import FaceAnalysis
 
 /// FaceAnalysis's analyzer is the built-in engine: one per worker (it owns its
-/// interpreters and arenas), over models parsed once per run and shared.
+/// interpreters and arenas), over the models the plan loaded once.
 extension FaceAnalyzer: FaceEngine {}
 
 extension FaceEngineFactory {
     /// The engine the `facepipe` command uses: FaceAnalysis's ``FaceAnalyzer``
-    /// on facepipe's inference engine. The model files are parsed once per run
-    /// (``SharedResources``) and each worker makes its own analyzer.
-    public static let builtIn: FaceEngineFactory? = FaceEngineFactory { shared in
-        let models = try shared.value("facepipe.face-models", as: FaceModels.self) {
-            try FaceModels(directory: shared.modelsDirectory)
-        }
-        return FaceAnalyzer(models: models)
+    /// on facepipe's inference engine, over the plan's models.
+    public static let builtIn = FaceEngineFactory { shared in
+        FaceAnalyzer(models: shared.models)
     }
 }

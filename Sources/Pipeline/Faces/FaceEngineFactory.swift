@@ -4,7 +4,7 @@ public struct FaceEngineFactory: Sendable {
     let make: @Sendable (SharedResources) throws -> any FaceEngine
 
     /// - Parameter make: builds one worker's engine; load files once through
-    ///   `SharedResources.value(_:make:)` and share them read-only.
+    ///   models come loaded in `SharedResources.models`.
     public init(_ make: @escaping @Sendable (SharedResources) throws -> any FaceEngine) {
         self.make = make
     }

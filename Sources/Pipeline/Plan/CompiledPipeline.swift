@@ -1,3 +1,4 @@
+import FaceAnalysis
 import Foundation
 
 /// A checked pipeline, ready to run: stages in order with their fingerprints,
@@ -9,8 +10,9 @@ public struct CompiledPipeline: Sendable {
     let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
     /// Top-level stages in order.
     public let steps: [Step]
-    /// Every model the stages need, verified.
-    public let models: [ModelFile]
+    /// Every model the stages need, verified and loaded: workers share them read-only.
+    public let faceModels: FaceModels
+    /// Where the models were loaded from (run.json records it).
     public let modelsDirectory: URL
 
     /// Version of the cache format and of facepipe's result semantics; bump to
@@ -40,7 +42,7 @@ public struct CompiledPipeline: Sendable {
     }
 
     init(name: String, summary: String, root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
-         nodes: [StageNode], models: [ModelFile], modelsDirectory: URL) {
+         nodes: [StageNode], faceModels: FaceModels, modelsDirectory: URL) {
         self.name = name
         self.summary = summary
         self.root = root
@@ -53,7 +55,7 @@ public struct CompiledPipeline: Sendable {
             upstream = fingerprint
         }
         self.steps = steps
-        self.models = models
+        self.faceModels = faceModels
         self.modelsDirectory = modelsDirectory
     }
 

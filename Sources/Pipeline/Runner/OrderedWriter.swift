@@ -3,7 +3,7 @@ import Foundation
 /// Writes outcomes in sequence order: image and JSON files, completion
 /// records, manifest rows. Runs on the producer's task only (never
 /// concurrently), so it needs no locks.
-final class OrderedWriter {
+final class OrderedWriter: EntryWriter {
     private let sink: any OutputSink
     private let manifest: FileHandle
     private let completions: CompletionStore

@@ -3,19 +3,20 @@ import Foundation
 import ImageCore
 import Logging
 
-/// Executes a compiled pipeline over the entries of one or more archives.
+/// Executes a compiled pipeline over the entries of one or more inputs.
 ///
 /// A producer (this task) reads entries sequentially; a task group processes
-/// them with at most `workers` in flight (fill to N, then one in for each one
-/// out). Results carry their sequence number and a reorder buffer hands them
-/// to the writer in archive order, so outputs do not depend on scheduling.
+/// them with at most `workers` in flight. ``RunSchedule`` decides when the
+/// producer may start another entry and releases finished outcomes in input
+/// order to an ``EntryWriter``, so outputs do not depend on scheduling.
 /// Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting.
 public enum PipelineRunner {
     static let logger = Logger(label: "facepipe.pipeline")
 
-    /// Runs `plan` over `inputs`. Entry failures become manifest rows; only
-    /// setup problems (output folder, configuration) throw.
+    /// Runs `plan` over `inputs` into the output folder. Entry failures
+    /// become manifest rows; only setup problems (output folder,
+    /// configuration) throw.
     public static func run(_ plan: CompiledPipeline, inputs: [RunInput], configuration: RunConfiguration,
                            toolVersion: String, hooks: RunHooks = RunHooks()) async throws(PipelineError) -> RunSummary {
         try configuration.validate()
@@ -24,116 +25,23 @@ public enum PipelineRunner {
         let started = Date()
         let completions = CompletionStore(directory: layout.completions)
         if !configuration.resume { completions.removeAll() }
-        let cache = StageCache(directory: layout.stageCache)
-        let outputSignature = configuration.outputTar ? "tar" : "folder"
         let writer: OrderedWriter
         do {
             let sink: any OutputSink = configuration.outputTar
                 ? try TarSink(path: layout.outputTar.path) : FolderSink(root: layout.root)
             writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
-                                       outputSignature: outputSignature,
+                                       outputSignature: configuration.outputTar ? "tar" : "folder",
                                        orderedPasses: steps.compactMap { $0.orderedPass?() })
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
-        let pool = ContextPool(workers: configuration.workers,
-                               shared: SharedResources(modelsDirectory: plan.modelsDirectory,
-                                                       faceEngineFactory: configuration.faceEngine))
-        let workers = configuration.workers
-        let window = configuration.reorderWindow
         // run.json's input digests read every archive once more: do it beside the
         // workers rather than after them, where it would run on one core alone.
         async let describedInputs = RunProvenance.describe(inputs)
-        let root = plan.root
-
-        var writeFailure: String?
-        await withTaskGroup(of: SequencedOutcome.self) { group in
-            var inFlight = 0
-            var sequence = 0
-            var reorder = ReorderBuffer<SequencedOutcome>()
-            var progress = RunProgress(done: 0, total: nil, failed: 0, megapixels: 0)
-
-            func deliver(_ outcome: SequencedOutcome) {
-                for ready in reorder.insert(outcome, at: outcome.sequence) where writeFailure == nil {
-                    do {
-                        try writer.write(ready)
-                    } catch {
-                        writeFailure = "writing outputs for \(ready.archiveName)/\(ready.entryName): \(error)"
-                    }
-                    progress.done += 1
-                    progress.failed = writer.summary.failedEntries + writer.summary.failedArchives
-                    progress.megapixels = writer.summary.megapixels
-                    hooks.progress(progress)
-                }
-            }
-            func receiveOne() async {
-                guard let outcome = await group.next() else { return }
-                inFlight -= 1
-                deliver(outcome)
-            }
-
-            inputs: for (archiveNumber, input) in inputs.enumerated() {
-                var source: any EntrySource
-                do {
-                    source = try input.open()
-                } catch {
-                    deliver(SequencedOutcome(sequence: sequence, archiveNumber: archiveNumber, archiveName: input.name,
-                                             entryName: "", rawName: [], index: nil,
-                                             outcome: .archiveFailed(reason: "cannot open archive: \(error)")))
-                    sequence += 1
-                    continue
-                }
-                while true {
-                    if hooks.shouldStop() || writeFailure != nil {
-                        writer.markInterrupted()
-                        break inputs
-                    }
-                    let item: SourceItem?
-                    do {
-                        item = try source.next()
-                    } catch {
-                        deliver(SequencedOutcome(sequence: sequence, archiveNumber: archiveNumber, archiveName: input.name,
-                                                 entryName: "", rawName: [], index: nil,
-                                                 outcome: .archiveFailed(reason: "archive unreadable, later entries lost: \(error)")))
-                        sequence += 1
-                        continue inputs
-                    }
-                    guard let item else { break }
-                    guard case .entry(let entry) = item else {
-                        if case let .skipped(index, name, reason) = item {
-                            writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
-                        }
-                        continue
-                    }
-                    while inFlight >= workers || sequence - reorder.nextSequence >= window {
-                        await receiveOne()
-                    }
-                    let position = sequence
-                    sequence += 1
-                    if configuration.resume {
-                        let contentHash = sha256Hex(entry.data)
-                        if let done = writer.reusableCompletion(archive: archiveNumber, index: entry.index, contentHash: contentHash) {
-                            deliver(SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: input.name,
-                                                     entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                     outcome: .resumed(done)))
-                            continue
-                        }
-                    }
-                    let archiveName = input.name
-                    inFlight += 1
-                    group.addTask {
-                        let outcome = process(entry, archiveName: archiveName, root: root, steps: steps, cache: cache, pool: pool)
-                        return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
-                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                outcome: outcome)
-                    }
-                }
-            }
-            if !writer.summary.interrupted { progress.total = sequence }
-            while inFlight > 0 { await receiveOne() }
-        }
-        if let writeFailure {
+        if let writeFailure = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
+                                             cache: StageCache(directory: layout.stageCache),
+                                             configuration: configuration, hooks: hooks) {
             throw .outputUnusable(path: layout.root.path, reason: writeFailure)
         }
         do {
@@ -153,12 +61,124 @@ public enum PipelineRunner {
         return summary
     }
 
-    /// The per-entry work, on a worker: hash, run the stages, catch failures.
-    static func process(_ entry: ArchiveEntry, archiveName: String, root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
-                        steps: [CompiledPipeline.Step], cache: StageCache, pool: ContextPool) -> EntryOutcome {
+    /// Runs `plan` over `inputs` and writes one JSON line per entry to
+    /// `output` (`facepipe detect`): no output folder, no cache.
+    public static func runJSONLines(_ plan: CompiledPipeline, inputs: [RunInput], output: FileHandle,
+                                    workers: Int, hooks: RunHooks = RunHooks()) async throws(PipelineError) -> RunSummary {
+        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: "/"), workers: workers, recompute: .everything)
+        try configuration.validate()
+        let steps = try plan.steps(for: .everything)
+        let writer = JSONLinesWriter(output: output)
+        if let writeFailure = await schedule(plan, steps: steps, inputs: inputs, writer: writer, cache: nil,
+                                             configuration: configuration, hooks: hooks) {
+            throw .outputUnusable(path: "standard output", reason: writeFailure)
+        }
+        return writer.summary
+    }
+
+    /// The producer and the workers: reads every input in order, runs the
+    /// entries on at most `workers` tasks, hands outcomes to `writer` in
+    /// order. Returns the first write failure (the run stops there), or nil.
+    static func schedule(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
+                         writer: some EntryWriter, cache: StageCache?, configuration: RunConfiguration,
+                         hooks: RunHooks) async -> String? {
+        let pool = ContextPool(workers: configuration.workers,
+                               shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine))
+        let root = plan.root
+        var writeFailure: String?
+        await withTaskGroup(of: SequencedOutcome.self) { group in
+            var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
+            var progress = RunProgress(done: 0, total: nil, failed: 0, megapixels: 0)
+
+            func write(_ ready: [SequencedOutcome]) {
+                for outcome in ready where writeFailure == nil {
+                    do {
+                        try writer.write(outcome)
+                    } catch {
+                        writeFailure = "writing outputs for \(outcome.archiveName)/\(outcome.entryName): \(error)"
+                    }
+                    progress.done += 1
+                    progress.failed = writer.summary.failedEntries + writer.summary.failedArchives
+                    progress.megapixels = writer.summary.megapixels
+                    hooks.progress(progress)
+                }
+            }
+            func make(_ outcome: (Int) -> SequencedOutcome) {
+                let sequence = schedule.reserve()
+                write(schedule.made(outcome(sequence), at: sequence))
+            }
+            func receiveOne() async {
+                guard let outcome = await group.next() else { return }
+                write(schedule.finished(outcome, at: outcome.sequence))
+            }
+
+            inputs: for (archiveNumber, input) in inputs.enumerated() {
+                func archiveFailure(_ reason: String) -> (Int) -> SequencedOutcome {
+                    { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                       entryName: "", rawName: [], index: nil, outcome: .archiveFailed(reason: reason)) }
+                }
+                var source: any EntrySource
+                do {
+                    source = try input.open()
+                } catch {
+                    make(archiveFailure("cannot open archive: \(error)"))
+                    continue
+                }
+                while true {
+                    if hooks.shouldStop() || writeFailure != nil {
+                        writer.markInterrupted()
+                        break inputs
+                    }
+                    let item: SourceItem?
+                    do {
+                        item = try source.next()
+                    } catch {
+                        make(archiveFailure("archive unreadable, later entries lost: \(error)"))
+                        continue inputs
+                    }
+                    guard let item else { break }
+                    guard case .entry(let entry) = item else {
+                        if case let .skipped(index, name, reason) = item {
+                            writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
+                        }
+                        continue
+                    }
+                    while !schedule.canStart { await receiveOne() }
+                    let archiveName = input.name
+                    // Hashed here only when a completion record may be reused;
+                    // otherwise on the worker, beside the other workers.
+                    let knownHash = configuration.resume ? sha256Hex(entry.data) : nil
+                    if let knownHash,
+                       let done = writer.reusableCompletion(archive: archiveNumber, index: entry.index, contentHash: knownHash) {
+                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
+                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                outcome: .resumed(done)) }
+                        continue
+                    }
+                    let position = schedule.start()
+                    group.addTask {
+                        let outcome = process(entry, contentHash: knownHash, archiveName: archiveName, root: root,
+                                              steps: steps, cache: cache, pool: pool)
+                        return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
+                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                outcome: outcome)
+                    }
+                }
+            }
+            if !writer.summary.interrupted { progress.total = schedule.produced }
+            while schedule.inFlight > 0 { await receiveOne() }
+        }
+        return writeFailure
+    }
+
+    /// The per-entry work, on a worker: hash (unless the producer did), run
+    /// the stages, catch failures.
+    static func process(_ entry: ArchiveEntry, contentHash knownHash: String?, archiveName: String,
+                        root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
+                        steps: [CompiledPipeline.Step], cache: StageCache?, pool: ContextPool) -> EntryOutcome {
         let context = pool.checkOut()
         defer { pool.checkIn(context) }
-        let contentHash = sha256Hex(entry.data)
+        let contentHash = knownHash ?? sha256Hex(entry.data)
         let executor = StageExecutor(steps: steps, cache: cache, contentHash: contentHash, context: context)
         let frame = Frame<Phase.Encoded>(image: RGBImage(width: 0, height: 0),
                                          record: EntryRecord(archive: archiveName, entry: entry.name, index: entry.index),

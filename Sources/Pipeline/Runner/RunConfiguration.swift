@@ -14,14 +14,15 @@ public struct RunConfiguration: Sendable {
     /// How many finished entries may wait for an earlier, slower one before
     /// the producer stops reading (bounds memory with the in-flight count).
     public var reorderWindow: Int
-    /// How workers get their face engine (needed by face stages only).
-    public var faceEngine: FaceEngineFactory?
+    /// How workers get their face engine (needed by face stages only;
+    /// tests substitute engines that need no models).
+    public var faceEngine: FaceEngineFactory
     /// Write images and JSON into `DIR/outputs.tar` instead of folders.
     public var outputTar: Bool
 
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
-                faceEngine: FaceEngineFactory? = nil, outputTar: Bool = false) {
+                faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false) {
         self.faceEngine = faceEngine
         self.outputTar = outputTar
         self.outputDirectory = outputDirectory

@@ -68,7 +68,7 @@ struct RunProvenance: Encodable {
             StageInfo(definition: $0.definition, description: $0.definition.describedLines(), fingerprint: $0.fingerprint,
                       cached: $0.caching == .records, recomputed: $0.recompute)
         })
-        models = plan.models.map { ModelInfo(file: $0.fileName, sha256: $0.sha256) }
+        models = plan.faceModels.models.map { ModelInfo(file: $0.fileName, sha256: $0.sha256) }
         self.inputs = inputs
         let recompute: String
         switch configuration.recompute.kind {

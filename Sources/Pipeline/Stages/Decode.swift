@@ -25,7 +25,7 @@ public struct Decode: Stage {
 
     public func process(_ frame: Frame<Phase.Encoded>, context: StageContext) throws -> Frame<Phase.Decoded> {
         // One decoder per worker: it keeps its TurboJPEG handle from image to image.
-        let decoder = context.workerResource("facepipe.image-decoder") { ImageDecoder() }
+        let decoder = try context.resource(ImageDecoder.self)
         let decoded = try decoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))
         var out = Frame<Phase.Decoded>(image: decoded.image, record: frame.record)
         out.record.exifOrientation = decoded.orientation.rawValue
@@ -34,4 +34,8 @@ public struct Decode: Stage {
         out.record.warnings += decoded.warnings
         return out
     }
+}
+
+extension ImageDecoder: WorkerResource {
+    public convenience init(shared: SharedResources) { self.init() }
 }

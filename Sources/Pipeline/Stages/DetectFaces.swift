@@ -30,11 +30,11 @@ public struct DetectFaces: Stage {
     /// The models a mode runs: accurate mode runs the short-range detector
     /// on pyramid canvases and the whole frame, and the full-range one on the
     /// whole frame of pictures too small for a pyramid.
-    static func models(for mode: DetectorMode) -> [ModelFile] {
+    static func models(for mode: DetectorMode) -> [FaceModel] {
         switch mode {
         case .fast: [.shortRangeDetector]
         case .accurate: [.fullRangeDetector, .shortRangeDetector]
-        case .sparse: [.sparseFullRangeDetector]
+        case .sparse: [.fullRangeSparseDetector]
         }
     }
 

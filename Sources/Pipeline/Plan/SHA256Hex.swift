@@ -1,26 +1,6 @@
 import Crypto
 import Foundation
 
-/// Checks model files against their expected SHA-256 (streamed, 1 MiB at a time).
-enum ModelVerifier {
-    static func verify(_ model: ModelFile, in directory: URL) throws(PipelineError) {
-        let url = directory.appendingPathComponent(model.fileName)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw .modelMissing(file: model.fileName, directory: directory.path)
-        }
-        let actual: String
-        do {
-            actual = try sha256Hex(ofFileAt: url)
-        } catch {
-            throw .modelUnreadable(file: model.fileName, reason: String(describing: error))
-        }
-        guard actual == model.sha256 else {
-            throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: actual)
-        }
-    }
-}
-
 /// Lower-case hex SHA-256 of a file's bytes, read in 1 MiB chunks into one
 /// buffer (no per-chunk `Data`: the archives are hashed for `run.json`).
 func sha256Hex(ofFileAt url: URL) throws -> String {

@@ -1,0 +1,20 @@
+/// Where a run's outcomes go, one at a time and in sequence order: the
+/// output folder (``OrderedWriter``: images, JSON, manifest, completion
+/// records) or a stream of JSON lines (``JSONLinesWriter``, `facepipe
+/// detect`). Called only from the runner's producer task, never
+/// concurrently.
+protocol EntryWriter: AnyObject {
+    /// Counts so far (summary line, run.json, exit status).
+    var summary: RunSummary { get }
+    /// A completion record an earlier run left for this entry and that this
+    /// run may reuse instead of processing it (`--resume`), if any.
+    func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord?
+    /// A header that is not a regular file.
+    func addSkipped(_ skipped: RunSummary.SkippedRecord)
+    /// The run stops early; what was written stays consistent.
+    func markInterrupted()
+    /// Writes the outcome of the next position.
+    func write(_ item: SequencedOutcome) throws
+    /// Flushes everything written.
+    func finish() throws
+}

@@ -1,0 +1,39 @@
+import ArchiveIO
+import Foundation
+
+/// One image file as a run input: a single entry holding the file's bytes.
+struct ImageFileEntrySource: EntrySource {
+    let path: String
+    let maxBytes: Int
+    private var done = false
+
+    init(path: String, maxBytes: Int) {
+        self.path = path
+        self.maxBytes = maxBytes
+    }
+
+    mutating func next() throws -> SourceItem? {
+        guard !done else { return nil }
+        done = true
+        let url = URL(fileURLWithPath: path)
+        let size = try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
+        guard size <= maxBytes else {
+            throw ImageFileTooLarge(path: path, size: size, limit: maxBytes)
+        }
+        let data = [UInt8](try Data(contentsOf: url))
+        let name = url.lastPathComponent
+        return .entry(ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))
+    }
+}
+
+struct ImageFileTooLarge: Error, CustomStringConvertible {
+    let path: String, size: Int, limit: Int
+    var description: String { "\(path) has \(size) bytes, more than the \(limit)-byte entry limit" }
+}
+
+extension RunInput {
+    /// A single image file; the run names it by the path as given.
+    public static func imageFile(path: String, maxBytes: Int = 512 << 20) -> RunInput {
+        RunInput(name: path, path: path) { ImageFileEntrySource(path: path, maxBytes: maxBytes) }
+    }
+}

@@ -1,0 +1,58 @@
+/// The runner's scheduling rules as a value with no I/O: how many entries
+/// may be in flight, when the producer must wait, and in which order
+/// finished outcomes are released to the writer.
+///
+/// Every manifest position gets a sequence number when it is produced.
+/// Entries run on workers (at most `workers` at once); outcomes made by the
+/// producer itself (a resumed entry, an archive error) take no worker. The
+/// producer also waits while `window` positions are produced but not yet
+/// released, so memory stays bounded when one slow entry holds up the
+/// others. Released outcomes come out in sequence order, whatever order
+/// they finished in.
+package struct RunSchedule<Outcome> {
+    package let workers: Int
+    package let window: Int
+    /// Entries handed to workers and not finished.
+    package private(set) var inFlight = 0
+    /// Sequence number the next produced position gets (= positions produced).
+    package private(set) var produced = 0
+    private var reorder = ReorderBuffer<Outcome>()
+
+    package init(workers: Int, window: Int) {
+        precondition(workers >= 1 && window >= workers, "window \(window) must be at least workers \(workers) ≥ 1")
+        self.workers = workers
+        self.window = window
+    }
+
+    /// Whether a new entry may start now; when false, wait for one to finish.
+    package var canStart: Bool { inFlight < workers && produced - reorder.nextSequence < window }
+
+    /// Positions produced but not yet released to the writer.
+    package var pending: Int { produced - reorder.nextSequence }
+
+    /// Reserves the next position for an entry that goes to a worker.
+    package mutating func start() -> Int {
+        precondition(canStart, "start() while the schedule is full")
+        inFlight += 1
+        defer { produced += 1 }
+        return produced
+    }
+
+    /// Reserves the next position for an outcome the producer makes itself.
+    package mutating func reserve() -> Int {
+        defer { produced += 1 }
+        return produced
+    }
+
+    /// A worker finished the entry at `sequence`: the outcomes now releasable, in order.
+    package mutating func finished(_ outcome: Outcome, at sequence: Int) -> [Outcome] {
+        precondition(inFlight > 0, "finished() with nothing in flight")
+        inFlight -= 1
+        return reorder.insert(outcome, at: sequence)
+    }
+
+    /// The producer's own outcome for a position from ``reserve()``.
+    package mutating func made(_ outcome: Outcome, at sequence: Int) -> [Outcome] {
+        reorder.insert(outcome, at: sequence)
+    }
+}

@@ -1,0 +1,50 @@
+import Pipeline
+import Testing
+
+/// The runner's scheduling rules, without I/O or tasks.
+@Suite struct RunScheduleTests {
+    @Test(arguments: [(1, 1), (2, 8), (3, 3), (4, 16)])
+    func fillsToTheWorkerCountThenWaits(workers: Int, window: Int) {
+        var schedule = RunSchedule<Int>(workers: workers, window: window)
+        for expected in 0..<workers {
+            #expect(schedule.canStart)
+            #expect(schedule.start() == expected)
+        }
+        #expect(!schedule.canStart, "full at \(workers) in flight")
+        #expect(schedule.finished(0, at: 0) == [0])
+        #expect(schedule.canStart, "one out, one in")
+    }
+
+    @Test func releasesInSequenceOrderWhateverTheFinishingOrder() {
+        var schedule = RunSchedule<String>(workers: 3, window: 8)
+        let a = schedule.start(), b = schedule.start(), c = schedule.start()
+        #expect(schedule.finished("c", at: c).isEmpty)
+        #expect(schedule.finished("b", at: b).isEmpty)
+        #expect(schedule.finished("a", at: a) == ["a", "b", "c"])
+        #expect(schedule.pending == 0)
+    }
+
+    @Test func aSlowEntryStopsTheProducerAtTheWindow() {
+        var schedule = RunSchedule<Int>(workers: 2, window: 4)
+        let slow = schedule.start()
+        var released: [Int] = []
+        // The second worker finishes entries while the first stays busy.
+        while schedule.canStart {
+            let next = schedule.start()
+            released += schedule.finished(next, at: next)
+        }
+        #expect(released.isEmpty, "nothing passes the slow entry")
+        #expect(schedule.pending == 4 && schedule.inFlight == 1, "stopped at the window, not the worker count")
+        #expect(schedule.finished(slow, at: slow) == [0, 1, 2, 3])
+        #expect(schedule.canStart)
+    }
+
+    @Test func outcomesMadeByTheProducerTakeNoWorker() {
+        var schedule = RunSchedule<Int>(workers: 1, window: 4)
+        let running = schedule.start()
+        let resumed = schedule.reserve()
+        #expect(schedule.made(resumed, at: resumed).isEmpty, "waits for the entry before it")
+        #expect(schedule.inFlight == 1)
+        #expect(schedule.finished(running, at: running) == [running, resumed])
+    }
+}
