@@ -19,9 +19,10 @@ public enum Manifest {
     static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [[String]] {
         let base = [record.archive, record.entry, String(record.index)]
         let size = [String(record.width), String(record.height), String(record.exifOrientation)]
-        let noFace = [String](repeating: "", count: 14)
         guard !record.faces.isEmpty else {
             let status = record.detectionRan ? "no_face" : "ok"
+            // Every face column, `rejection` included, is empty.
+            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 2)
             return [base + [status, ""] + size + noFace + [output, facesJSON]]
         }
         return record.faces.map { face in
