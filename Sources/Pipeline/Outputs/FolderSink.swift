@@ -1,14 +1,17 @@
 import Foundation
 
-/// Writes files under a root folder, refusing any path that could leave it.
+/// Writes files under the output folder through ``OutputDirectory``: paths
+/// that could leave it are refused, and links planted below it are never
+/// followed.
 final class FolderSink: OutputSink {
-    let root: URL
+    let directory: OutputDirectory
 
-    init(root: URL) { self.root = root }
+    init(root: URL) throws {
+        directory = try OutputDirectory(path: root.path)
+    }
 
     func write(_ bytes: [UInt8], to relativePath: String) throws {
-        let url = try OutputLocation.resolve(relativePath, under: root)
-        try AtomicFile.write(bytes, to: url)
+        try bytes.withUnsafeBytes { try directory.write($0, to: relativePath) }
     }
 
     func finish() throws {}

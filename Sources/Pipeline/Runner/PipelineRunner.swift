@@ -28,7 +28,7 @@ public enum PipelineRunner {
         let writer: OrderedWriter
         do {
             let sink: any OutputSink = configuration.outputTar
-                ? try TarSink(path: layout.outputTar.path) : FolderSink(root: layout.root)
+                ? try TarSink(path: layout.outputTar.path) : try FolderSink(root: layout.root)
             writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: configuration.outputTar ? "tar" : "folder",
