@@ -30,13 +30,3 @@ public struct Frame<P>: Sendable {
         }
     }
 }
-
-/// Frames seen without their phase (plumbing for ``StageCaching/records``).
-protocol AnyFrame: Sendable {
-    var image: RGBImage { get }
-    var record: EntryRecord { get }
-    var encoded: [UInt8] { get }
-    init(image: RGBImage, record: EntryRecord, encoded: [UInt8])
-}
-
-extension Frame: AnyFrame {}

@@ -44,8 +44,14 @@ public struct Pipeline: Sendable {
     /// wrong model is an error here, before any entry is read.
     public func compile(modelsDirectory: URL) throws(PipelineError) -> CompiledPipeline {
         let nodes = self.nodes
+        var runnable: [(node: StageNode, run: StageNode.Run)] = []
         for node in nodes {
             if let failure = node.validationFailure { throw failure }
+            guard let run = node.run else {
+                throw .invalidOption(stage: node.definition.name, option: "placement",
+                                     reason: "is a per-face stage; place it inside ForEachFace { … }")
+            }
+            runnable.append((node, run))
         }
         var models: [FaceModel] = []
         for node in nodes {
@@ -57,7 +63,7 @@ public struct Pipeline: Sendable {
         } catch {
             throw PipelineError(loading: error)
         }
-        return CompiledPipeline(name: name, summary: summary, root: root, nodes: nodes,
+        return CompiledPipeline(name: name, summary: summary, nodes: runnable,
                                 faceModels: loaded, modelsDirectory: modelsDirectory)
     }
 }

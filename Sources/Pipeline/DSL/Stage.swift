@@ -39,8 +39,6 @@ public protocol Stage<Input, Output>: Sendable {
     /// The per-image work.
     func process(_ input: consuming Input, context: StageContext) throws -> Output
 
-    /// Plumbing: how the runner steps through top-level stages (chains forward it).
-    func _execute(_ input: consuming Input, executor: StageExecutor) throws -> Output
     /// Plumbing: the stages this component contributes to the plan, in order.
     func _collect(into nodes: inout [StageNode])
 }
@@ -49,14 +47,24 @@ extension Stage {
     public var caching: StageCaching { .never }
     public func validate() throws(PipelineError) {}
 
-    public func _execute(_ input: consuming Input, executor: StageExecutor) throws -> Output {
-        try executor.run(self, input)
+    /// A stage inside ``ForEachFace`` (its values are per-face slots): a
+    /// node that describes it but cannot run as a top-level step.
+    public func _collect(into nodes: inout [StageNode]) {
+        nodes.append(StageNode(definition: definition, caching: caching, validationFailure: validationFailure, run: nil))
     }
 
+    var validationFailure: PipelineError? {
+        do { try validate(); return nil } catch { return error }
+    }
+}
+
+extension Stage where Input: _StepValue, Output: _StepValue {
+    /// A top-level stage: a node that runs itself on an ``EntryState``.
     public func _collect(into nodes: inout [StageNode]) {
-        let failure: PipelineError?
-        do { try validate(); failure = nil } catch { failure = error }
-        var node = StageNode(definition: definition, caching: caching, validationFailure: failure)
+        var node = StageNode(definition: definition, caching: caching, validationFailure: validationFailure) { state, context in
+            let input = Input._take(from: &state)
+            try process(input, context: context)._store(into: &state)
+        }
         if let ordered = self as? any OrderedRecordStage {
             node.orderedPass = { ordered.makeOrderedPass() }
         }

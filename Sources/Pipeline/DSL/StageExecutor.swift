@@ -1,53 +1,44 @@
+import ArchiveIO
 import Foundation
 
-/// Steps one entry through the top-level stages of a compiled plan, serving
-/// cacheable stages from the stage cache when allowed (plumbing: stages call
-/// it through ``Stage/_execute(_:executor:)``).
-public final class StageExecutor {
+/// Runs one entry through a plan's steps, in order: a cacheable step whose
+/// result is in the stage cache (and that this run need not recompute) is
+/// restored from it; every other step runs itself (``StageNode/Run``).
+struct StageExecutor {
     let steps: [CompiledPipeline.Step]
     let cache: StageCache?
-    let contentHash: String
     let context: StageContext
-    private var position = 0
-    /// How many stage results came from the cache (for the run summary).
-    private(set) var cacheHits = 0
-    /// The record after the last stage that succeeded (fills size columns of an error row).
-    private(set) var lastRecord: EntryRecord?
 
-    init(steps: [CompiledPipeline.Step], cache: StageCache?, contentHash: String, context: StageContext) {
-        self.steps = steps
-        self.cache = cache
-        self.contentHash = contentHash
-        self.context = context
-    }
-
-    func run<S: Stage>(_ stage: S, _ input: consuming S.Input) throws -> S.Output {
-        let step = steps[position]
-        position += 1
-        let cacheKey = step.caching == .records ? step.cacheKey(contentHash: contentHash) : nil
-        if let cacheKey, let cache, !step.recompute,
-           let inputFrame = (copy input) as? any AnyFrame,
-           let outputType = S.Output.self as? any AnyFrame.Type,
-           let record = cache.load(key: cacheKey) {
-            cacheHits += 1
-            // The cache is keyed by content: keep this entry's identity.
-            var restored = record
-            restored.archive = inputFrame.record.archive
-            restored.entry = inputFrame.record.entry
-            restored.index = inputFrame.record.index
-            lastRecord = restored
-            return outputType.init(image: inputFrame.image, record: restored, encoded: inputFrame.encoded) as! S.Output
+    func execute(_ entry: ArchiveEntry, archiveName: String, contentHash: String) -> EntryOutcome {
+        var state = EntryState(record: EntryRecord(archive: archiveName, entry: entry.name, index: entry.index),
+                               encoded: entry.data)
+        var cacheHits = 0
+        // The record after the last step that succeeded (fills the size columns of an error row).
+        var lastRecord: EntryRecord?
+        for step in steps {
+            let cacheKey = step.caching == .records ? step.cacheKey(contentHash: contentHash) : nil
+            if let cacheKey, let cache, !step.recompute, var cached = cache.load(key: cacheKey) {
+                // The cache is keyed by content: keep this entry's identity.
+                cached.archive = state.record.archive
+                cached.entry = state.record.entry
+                cached.index = state.record.index
+                state.record = cached
+                cacheHits += 1
+                lastRecord = cached
+                continue
+            }
+            do {
+                try step.run(&state, context)
+            } catch {
+                let failure = StageFailure(stage: step.definition.name, error: error)
+                return .failed(reason: failure.description, contentHash: contentHash, partial: lastRecord)
+            }
+            lastRecord = state.record
+            if let cacheKey, let cache { cache.store(state.record, key: cacheKey) }
         }
-        let output: S.Output
-        do {
-            output = try stage.process(input, context: context)
-        } catch {
-            throw StageFailure(stage: step.definition.name, error: error)
+        guard let rendered = state.rendered else {
+            return .failed(reason: "the pipeline ended without outputs", contentHash: contentHash, partial: lastRecord)
         }
-        if let frame = output as? any AnyFrame {
-            lastRecord = frame.record
-            if let cacheKey, let cache { cache.store(frame.record, key: cacheKey) }
-        }
-        return output
+        return .rendered(rendered, contentHash: contentHash, cacheHits: cacheHits)
     }
 }

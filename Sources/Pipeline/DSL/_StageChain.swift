@@ -16,10 +16,6 @@ public struct _StageChain<First: Stage, Second: Stage>: Stage where First.Output
         try second.process(first.process(input, context: context), context: context)
     }
 
-    public func _execute(_ input: consuming First.Input, executor: StageExecutor) throws -> Second.Output {
-        try second._execute(first._execute(input, executor: executor), executor: executor)
-    }
-
     public func _collect(into nodes: inout [StageNode]) {
         first._collect(into: &nodes)
         second._collect(into: &nodes)

@@ -7,8 +7,7 @@ import Foundation
 public struct CompiledPipeline: Sendable {
     public let name: String
     public let summary: String
-    let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
-    /// Top-level stages in order.
+    /// Top-level stages in order; each runs itself.
     public let steps: [Step]
     /// Every model the stages need, verified and loaded: workers share them read-only.
     public let faceModels: FaceModels
@@ -27,6 +26,8 @@ public struct CompiledPipeline: Sendable {
     /// One top-level stage of the plan.
     public struct Step: Sendable {
         public let definition: StageDefinition
+        /// Runs the stage on an entry.
+        let run: StageNode.Run
         public let caching: StageCaching
         /// SHA-256 (hex) of the results version, the upstream fingerprint and
         /// this stage's canonical definition.
@@ -41,16 +42,15 @@ public struct CompiledPipeline: Sendable {
         }
     }
 
-    init(name: String, summary: String, root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
-         nodes: [StageNode], faceModels: FaceModels, modelsDirectory: URL) {
+    init(name: String, summary: String, nodes: [(node: StageNode, run: StageNode.Run)],
+         faceModels: FaceModels, modelsDirectory: URL) {
         self.name = name
         self.summary = summary
-        self.root = root
         var upstream = Self.resultsVersion
         var steps: [Step] = []
-        for node in nodes {
+        for (node, run) in nodes {
             let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)".utf8))
-            steps.append(Step(definition: node.definition, caching: node.caching, fingerprint: fingerprint,
+            steps.append(Step(definition: node.definition, run: run, caching: node.caching, fingerprint: fingerprint,
                               orderedPass: node.orderedPass))
             upstream = fingerprint
         }

@@ -84,7 +84,6 @@ public enum PipelineRunner {
                          hooks: RunHooks) async -> String? {
         let pool = ContextPool(workers: configuration.workers,
                                shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine))
-        let root = plan.root
         var writeFailure: String?
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
@@ -157,7 +156,7 @@ public enum PipelineRunner {
                     }
                     let position = schedule.start()
                     group.addTask {
-                        let outcome = process(entry, contentHash: knownHash, archiveName: archiveName, root: root,
+                        let outcome = process(entry, contentHash: knownHash, archiveName: archiveName,
                                               steps: steps, cache: cache, pool: pool)
                         return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
                                                 entryName: entry.name, rawName: entry.rawName, index: entry.index,
@@ -174,20 +173,11 @@ public enum PipelineRunner {
     /// The per-entry work, on a worker: hash (unless the producer did), run
     /// the stages, catch failures.
     static func process(_ entry: ArchiveEntry, contentHash knownHash: String?, archiveName: String,
-                        root: any Stage<Frame<Phase.Encoded>, RenderedEntry>,
                         steps: [CompiledPipeline.Step], cache: StageCache?, pool: ContextPool) -> EntryOutcome {
         let context = pool.checkOut()
         defer { pool.checkIn(context) }
         let contentHash = knownHash ?? sha256Hex(entry.data)
-        let executor = StageExecutor(steps: steps, cache: cache, contentHash: contentHash, context: context)
-        let frame = Frame<Phase.Encoded>(image: RGBImage(width: 0, height: 0),
-                                         record: EntryRecord(archive: archiveName, entry: entry.name, index: entry.index),
-                                         encoded: entry.data)
-        do {
-            let rendered = try root._execute(frame, executor: executor)
-            return .rendered(rendered, contentHash: contentHash, cacheHits: executor.cacheHits)
-        } catch {
-            return .failed(reason: String(describing: error), contentHash: contentHash, partial: executor.lastRecord)
-        }
+        return StageExecutor(steps: steps, cache: cache, context: context)
+            .execute(entry, archiveName: archiveName, contentHash: contentHash)
     }
 }
