@@ -50,7 +50,8 @@ extension Stage {
     /// A stage inside ``ForEachFace`` (its values are per-face slots): a
     /// node that describes it but cannot run as a top-level step.
     public func _collect(into nodes: inout [StageNode]) {
-        nodes.append(StageNode(definition: definition, caching: caching, validationFailure: validationFailure, run: nil))
+        nodes.append(StageNode(definition: definition, caching: caching, values: StageReflection.text(of: self),
+                               validationFailure: validationFailure, run: nil))
     }
 
     var validationFailure: PipelineError? {
@@ -61,7 +62,8 @@ extension Stage {
 extension Stage where Input: _StepValue, Output: _StepValue {
     /// A top-level stage: a node that runs itself on an ``EntryState``.
     public func _collect(into nodes: inout [StageNode]) {
-        var node = StageNode(definition: definition, caching: caching, validationFailure: validationFailure) { state, context in
+        var node = StageNode(definition: definition, caching: caching, values: StageReflection.text(of: self),
+                             validationFailure: validationFailure) { state, context in
             let input = Input._take(from: &state)
             try process(input, context: context)._store(into: &state)
         }

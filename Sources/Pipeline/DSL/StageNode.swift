@@ -6,6 +6,8 @@ public struct StageNode: Sendable {
 
     public let definition: StageDefinition
     public let caching: StageCaching
+    /// Every stored value of the stage (``StageReflection``), for the fingerprint.
+    let values: String
     let validationFailure: PipelineError?
     /// Nil for stages whose input or output is not a ``_StepValue``
     /// (per-face stages, which ``ForEachFace`` runs): such a stage cannot be

@@ -29,8 +29,9 @@ public struct CompiledPipeline: Sendable {
         /// Runs the stage on an entry.
         let run: StageNode.Run
         public let caching: StageCaching
-        /// SHA-256 (hex) of the results version, the upstream fingerprint and
-        /// this stage's canonical definition.
+        /// SHA-256 (hex) of the results version, the upstream fingerprint,
+        /// this stage's canonical definition and every stored value of the
+        /// stage (``StageReflection``).
         public let fingerprint: String
         /// Whether this run must recompute the stage even if cached (set by ``RecomputePolicy``).
         public internal(set) var recompute: Bool = false
@@ -49,7 +50,7 @@ public struct CompiledPipeline: Sendable {
         var upstream = Self.resultsVersion
         var steps: [Step] = []
         for (node, run) in nodes {
-            let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)".utf8))
+            let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)\n\(node.values)".utf8))
             steps.append(Step(definition: node.definition, run: run, caching: node.caching, fingerprint: fingerprint,
                               orderedPass: node.orderedPass))
             upstream = fingerprint
