@@ -15,6 +15,10 @@ public struct MLKitContours: Sendable, Hashable, Codable {
         case leftEye, rightEye, upperLipTop, upperLipBottom, lowerLipTop, lowerLipBottom
         case noseBridge, noseBottom, leftCheek, rightCheek
 
+        /// Whether the contour is a closed loop (the face oval and the eyes)
+        /// rather than an open line.
+        public var isClosed: Bool { self == .face || self == .leftEye || self == .rightEye }
+
         /// The mesh indices of this contour.
         public var meshIndices: [Int] {
             let t = FaceMeshTopology.self

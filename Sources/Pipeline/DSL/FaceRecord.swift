@@ -32,9 +32,6 @@ public struct FaceRecord: Sendable, Hashable, Codable {
 
     public var isKept: Bool { rejection == nil }
 
-    /// The group called `name`, if a stage added it.
-    public func points(_ name: String) -> PointGroup? { pointGroups.first { $0.name == name } }
-
     /// Adds or replaces the group called `group.name`.
     public mutating func setPoints(_ group: PointGroup) {
         if let i = pointGroups.firstIndex(where: { $0.name == group.name }) {

@@ -68,17 +68,17 @@ public struct Annotate: Stage {
                 }
                 continue
             }
-            if layers.contains(.mesh), let mesh = face.points("mesh") {
+            if layers.contains(.mesh), let mesh = face.points(.mesh) {
                 for p in mesh.points { image.drawDot(at: p, radius: max(0.75, t / 2), color: Self.meshColour) }
             }
             if layers.contains(.contours) {
-                for group in face.pointGroups where group.name.hasPrefix("contour.") {
-                    let closed = group.name == "contour.face" || group.name.hasSuffix("Eye")
-                    image.drawPolyline(group.points, closed: closed, width: t, color: Self.contourColour)
+                for group in face.pointGroups {
+                    guard let contour = group.groupName.contour else { continue }
+                    image.drawPolyline(group.points, closed: contour.isClosed, width: t, color: Self.contourColour)
                 }
             }
             if layers.contains(.iris) {
-                for name in ["left_iris", "right_iris"] {
+                for name in [PointGroup.Name.leftIris, .rightIris] {
                     if let iris = face.points(name), let centre = iris.points.first {
                         image.drawPolyline(Array(iris.points.dropFirst()), closed: true, width: t, color: Self.irisColour)
                         image.drawDot(at: centre, radius: t, color: Self.irisColour)

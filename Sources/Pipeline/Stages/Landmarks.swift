@@ -46,25 +46,25 @@ public struct Landmarks: Stage {
             return out
         }
         out.landmarks = landmarks
-        out.face.setPoints(Self.group("mesh", landmarks.mesh))
+        out.face.setPoints(Self.group(.mesh, landmarks.mesh))
         if iris {
-            out.face.setPoints(Self.group("left_iris", landmarks.leftIris))
-            out.face.setPoints(Self.group("right_iris", landmarks.rightIris))
-            out.face.setPoints(Self.group("left_eye_contour", landmarks.leftEyeContour))
-            out.face.setPoints(Self.group("right_eye_contour", landmarks.rightEyeContour))
+            out.face.setPoints(Self.group(.leftIris, landmarks.leftIris))
+            out.face.setPoints(Self.group(.rightIris, landmarks.rightIris))
+            out.face.setPoints(Self.group(.leftEyeContour, landmarks.leftEyeContour))
+            out.face.setPoints(Self.group(.rightEyeContour, landmarks.rightEyeContour))
         }
         if mlkitLandmarks {
             let named = MLKitLandmarks(landmarks).named
-            out.face.setPoints(PointGroup(name: "mlkit_landmarks", points: named.map(\.point)))
+            out.face.setPoints(PointGroup(.mlkitLandmarks, points: named.map(\.point)))
         }
         if contours {
             let all = MLKitContours(landmarks)
             for kind in MLKitContours.Kind.allCases {
-                out.face.setPoints(PointGroup(name: "contour.\(kind.rawValue)", points: all[kind]))
+                out.face.setPoints(PointGroup(.contour(kind), points: all[kind]))
             }
         }
         if ibug68 {
-            out.face.setPoints(PointGroup(name: "ibug68", points: IBUG68(landmarks).points))
+            out.face.setPoints(PointGroup(.ibug68, points: IBUG68(landmarks).points))
         }
         if visionRegions {
             let r = VisionRegions(landmarks)
@@ -74,12 +74,12 @@ public struct Landmarks: Stage {
                 ("nose_crest", r.noseCrest), ("median_line", r.medianLine), ("outer_lips", r.outerLips),
                 ("inner_lips", r.innerLips), ("left_pupil", r.leftPupil), ("right_pupil", r.rightPupil),
             ]
-            for (name, points) in regions { out.face.setPoints(PointGroup(name: "vision.\(name)", points: points)) }
+            for (name, points) in regions { out.face.setPoints(PointGroup(.vision(name), points: points)) }
         }
         return out
     }
 
-    static func group(_ name: String, _ points: [Point3]) -> PointGroup {
-        PointGroup(name: name, x: points.map(\.x), y: points.map(\.y), z: points.map(\.z))
+    static func group(_ name: PointGroup.Name, _ points: [Point3]) -> PointGroup {
+        PointGroup(name: name.text, x: points.map(\.x), y: points.map(\.y), z: points.map(\.z))
     }
 }
