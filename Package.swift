@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive"], cSettings: cpuCheck),
 
         // MARK: Images and archives
-        .target(name: "ImageCore", swiftSettings: simdSwift),
+        .target(name: "CTensorSampling", cSettings: simdC),
+        .target(name: "ImageCore", dependencies: ["CTensorSampling"], swiftSettings: simdSwift),
         .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift),
         .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"]),
 
@@ -53,8 +54,7 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
-        .target(name: "CTensorSampling", cSettings: simdC),
-        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference", "CCPUFeatures", "CTensorSampling"], swiftSettings: simdSwift),
+        .target(name: "FaceAnalysis", dependencies: ["ImageCore", "Inference", "CCPUFeatures"], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
             "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
             .product(name: "Logging", package: "swift-log"),
