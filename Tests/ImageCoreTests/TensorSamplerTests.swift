@@ -64,7 +64,9 @@ import Testing
         #expect(red == [testCase.expected.y * 9 + testCase.expected.x])
     }
 
-    @Test(arguments: [(Float(1) / 255, Float(0)), (2 / 255, -1), (3, 5)], [false, true])
+    static let normalizations: [(scale: Float, offset: Float)] = [(1 / 255, 0), (2 / 255, -1), (3, 5)]
+
+    @Test(arguments: normalizations, [false, true])
     func valuesAreScaledAndOffset(_ normalization: (scale: Float, offset: Float), _ referenceLoop: Bool) {
         let image = TestImages.noise(width: 5, height: 5)
         let tensor = Self.sampled(image, .identity, size: 5, valueScale: normalization.scale, valueOffset: normalization.offset,
@@ -121,8 +123,9 @@ import Testing
         for row in 0..<4 {
             for column in 0..<5 {
                 let pixel = image.pixel(x: 7 + column, y: row - 1) ?? .black
+                let expected: [Float] = [pixel.r, pixel.g, pixel.b].map { Float($0) * (2 / 255) - 1 }
                 let o = (row * 5 + column) * 3
-                #expect(Array(tensor[o..<(o + 3)]) == [pixel.r, pixel.g, pixel.b].map { Float($0) * (2 / 255) - 1 })
+                #expect(Array(tensor[o..<(o + 3)]) == expected)
             }
         }
     }
