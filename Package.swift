@@ -42,7 +42,8 @@ let package = Package(
         .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive"], cSettings: cpuCheck),
 
         // MARK: Images and archives
-        .target(name: "ImageCore", swiftSettings: simdSwift),
+        .target(name: "CTensorSampling", cSettings: simdC),
+        .target(name: "ImageCore", dependencies: ["CTensorSampling"], swiftSettings: simdSwift),
         .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift),
         .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"]),
 
@@ -53,9 +54,8 @@ let package = Package(
         .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
-        .target(name: "CTensorSampling", cSettings: simdC),
         .target(name: "FaceAnalysis", dependencies: [
-            "ImageCore", "Inference", "CCPUFeatures", "CTensorSampling",
+            "ImageCore", "Inference", "CCPUFeatures",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [

@@ -39,14 +39,15 @@ package struct RotatedSquare: Sendable, Hashable {
                              side: side, rotation: angle(from: a, to: b))
     }
 
-    /// Maps tensor coordinates (0…`tensorSize`) to image pixels.
-    package func samplingTransform(tensorSize: Int) -> SamplingTransform {
+    /// The map from tensor coordinates (0…`tensorSize`, pixel centres at
+    /// +0.5) to continuous image pixels: the tensor's corners land on the
+    /// square's corners, its x axis along the square's.
+    package func samplingTransform(tensorSize: Int) -> AffineMap {
         let s = side / Float(tensorSize), c = cos(rotation), n = sin(rotation)
         // image = centre + R · ((u, v)·s − side/2)
-        let a = c * s, b = -n * s, d = n * s, e = c * s
         let half = side / 2
-        return SamplingTransform(a: a, b: b, c: centerX - c * half + n * half,
-                                 d: d, e: e, f: centerY - n * half - c * half)
+        return AffineMap(a: c * s, b: -n * s, c: n * s, d: c * s,
+                         tx: centerX - c * half + n * half, ty: centerY - n * half - c * half)
     }
 
     /// A model output point (tensor pixels; `z` on the x scale) in image

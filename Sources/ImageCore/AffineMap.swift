@@ -16,7 +16,8 @@ import Darwin
 ///
 /// Compose with ``followed(by:)`` (apply `self`, then the argument). Because y
 /// points down, ``rotation(radians:)`` with a positive angle turns clockwise on
-/// screen.
+/// screen. `TensorSampler.sample` takes one as its tensor-to-image map, in
+/// continuous coordinates (pixel `i` covers `i…i+1`, its centre at `i + 0.5`).
 public struct AffineMap: Sendable, Hashable, Codable, CustomStringConvertible {
     public var a: Float
     public var b: Float
@@ -94,14 +95,10 @@ public struct AffineMap: Sendable, Hashable, Codable, CustomStringConvertible {
         a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
     }
 
-    /// Converts a map between *continuous* coordinates (pixel (i, j) covers
-    /// [i, i+1)×[j, j+1), centre (i+0.5, j+0.5)) into the *pixel-index*
-    /// convention the warp kernels sample in (pixel (i, j) sits at (i, j)):
-    /// `translation(+0.5) → self → translation(−0.5)`.
-    public func convertedToPixelIndexConvention() -> AffineMap {
-        AffineMap.translation(x: 0.5, y: 0.5)
-            .followed(by: self)
-            .followed(by: .translation(x: -0.5, y: -0.5))
+    /// How far the map stretches a unit step along x or along y, whichever
+    /// is longer: for a tensor-to-image map, image pixels per tensor pixel.
+    public var largerAxisScale: Float {
+        max((a * a + c * c).squareRoot(), (b * b + d * d).squareRoot())
     }
 
     public var description: String {

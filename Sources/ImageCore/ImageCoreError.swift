@@ -10,10 +10,6 @@ public enum ImageCoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptySource(operation: String)
     /// A crop rectangle has a non-finite coordinate or does not overlap the image.
     case cropOutsideImage(Rect, imageWidth: Int, imageHeight: Int)
-    /// A tensor buffer does not hold exactly `height * width * 3` floats.
-    case tensorBufferSize(expected: Int, actual: Int)
-    /// A transform has a non-finite coefficient.
-    case nonFiniteTransform(AffineMap)
 
     public var description: String {
         switch self {
@@ -23,10 +19,6 @@ public enum ImageCoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(operation): the source image is empty"
         case let .cropOutsideImage(rect, width, height):
             return "crop: rectangle (x \(rect.x), y \(rect.y), w \(rect.width), h \(rect.height)) does not overlap the \(width)x\(height) image"
-        case let .tensorBufferSize(expected, actual):
-            return "tensor output: buffer holds \(actual) floats, expected \(expected) (height x width x 3)"
-        case let .nonFiniteTransform(transform):
-            return "warp: transform has a non-finite coefficient: \(transform)"
         }
     }
 }

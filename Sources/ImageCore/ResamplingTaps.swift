@@ -1,6 +1,8 @@
 /// Precomputed 1-D filter taps: output sample `k` is
 /// `Σ weights[offsets[k] + t] · source[starts[k] + t]` for `t < counts[k]`.
 /// Built once per resize axis so the pixel loops only multiply and add.
+/// These feed the image-to-image resizes (``SeparableResampler``); the
+/// detector letterbox into a tensor uses ``AntialiasedBilinearTaps``.
 struct ResamplingTaps {
     var starts: [Int]
     var counts: [Int]

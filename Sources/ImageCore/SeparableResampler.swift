@@ -24,17 +24,14 @@ struct SeparableResampler {
         horizontalIsTwoTap = horizontal.isTwoTap
     }
 
-    /// Resamples the `region` of `source` (whole pixels, inside the image) to
-    /// `outputWidth`×`outputHeight`; the taps index the region's columns and rows.
-    func run(source: RGBImage, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
-             outputWidth: Int, outputHeight: Int) -> RGBImage {
-        let region = region ?? (0, 0, source.width, source.height)
+    /// Resamples `source` to `outputWidth`×`outputHeight`; the taps index
+    /// its columns and rows.
+    func run(source: RGBImage, outputWidth: Int, outputHeight: Int) -> RGBImage {
         let count = outputWidth * outputHeight * 3
         let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             source.pixels.withUnsafeBufferPointer { sourceBuffer in
-                let origin = sourceBuffer.baseAddress! + (region.y * source.width + region.x) * 3
-                let input = RowSource(origin: origin, rowStride: source.width * 3, rowBytes: region.width * 3)
-                if outputHeight < region.height {
+                let input = RowSource(origin: sourceBuffer.baseAddress!, rowStride: source.width * 3, rowBytes: source.width * 3)
+                if outputHeight < source.height {
                     verticalFirst(input, into: buffer.baseAddress!, outputWidth: outputWidth, outputHeight: outputHeight)
                 } else {
                     horizontalFirst(input, into: buffer.baseAddress!, outputWidth: outputWidth, outputHeight: outputHeight)
@@ -45,7 +42,7 @@ struct SeparableResampler {
         return RGBImage(width: outputWidth, height: outputHeight, pixels: out)
     }
 
-    /// The rows of the region being resampled.
+    /// The rows of the image being resampled.
     struct RowSource {
         let origin: UnsafePointer<UInt8>
         let rowStride: Int

@@ -39,18 +39,20 @@ struct ImageCoreTimings {
         report("bilinear 4000x3000 -> 2000x1500", try median { sink &+= try photo.resizedBilinear(width: 2000, height: 1500).width }, pixels: 2000 * 1500)
         report("bilinear 4000x3000 -> 6000x4500", try median(3) { sink &+= try photo.resizedBilinear(width: 6000, height: 4500).width }, pixels: 6000 * 4500)
         var tensor = [Float](repeating: 0, count: 192 * 192 * 3)
-        try tensor.withUnsafeMutableBufferPointer { buffer in
+        tensor.withUnsafeMutableBufferPointer { buffer in
+            let letterbox = SquareRegion.letterbox(width: photo.width, height: photo.height)
             var small = [Float](repeating: 0, count: 128 * 128 * 3)
-            try small.withUnsafeMutableBufferPointer { smallBuffer in
-                report("letterbox tensor 4000x3000 -> 128", try median { _ = try photo.letterbox(into: smallBuffer, side: 128, normalization: .minusOneToOne) }, pixels: source)
+            small.withUnsafeMutableBufferPointer { smallBuffer in
+                report("letterbox tensor 4000x3000 -> 128", median { TensorSampler.resize(photo, region: letterbox, size: 128, valueScale: 2 / 255, valueOffset: -1, into: smallBuffer) }, pixels: source)
             }
-            report("letterbox tensor 4000x3000 -> 192", try median { _ = try photo.letterbox(into: buffer, side: 192, normalization: .minusOneToOne) }, pixels: source)
-            let roi = AffineMap.regionOfInterest(center: Point(x: 2000, y: 1500), width: 900, height: 900, rotation: 0.3,
-                                                 outputWidth: 192, outputHeight: 192)
-            report("ROI warp 900px face -> 192 tensor", try median { try photo.warpAffine(into: buffer, width: 192, height: 192, outputToSource: roi, normalization: .zeroToOne) }, pixels: 900 * 900)
-            let smallROI = AffineMap.regionOfInterest(center: Point(x: 2000, y: 1500), width: 300, height: 300, rotation: 0.3,
-                                                      outputWidth: 192, outputHeight: 192)
-            report("ROI warp 300px face -> 192 tensor", try median { try photo.warpAffine(into: buffer, width: 192, height: 192, outputToSource: smallROI, normalization: .zeroToOne) }, pixels: 192 * 192)
+            report("letterbox tensor 4000x3000 -> 192", median { TensorSampler.resize(photo, region: letterbox, size: 192, valueScale: 2 / 255, valueOffset: -1, into: buffer) }, pixels: source)
+            // A square of `side` pixels centred at (2000, 1500), turned by 0.3 rad, onto 192 tensor pixels.
+            func roi(side: Float) -> AffineMap {
+                AffineMap.translation(x: -96, y: -96).followed(by: .scale(side / 192)).followed(by: .rotation(radians: 0.3))
+                    .followed(by: .translation(x: 2000, y: 1500))
+            }
+            report("ROI sample 900px face -> 192 tensor", median { TensorSampler.sample(photo, transform: roi(side: 900), size: 192, valueScale: 1 / 255, valueOffset: 0, into: buffer) }, pixels: 900 * 900)
+            report("ROI sample 300px face -> 192 tensor", median { TensorSampler.sample(photo, transform: roi(side: 300), size: 192, valueScale: 1 / 255, valueOffset: 0, into: buffer) }, pixels: 192 * 192)
         }
         var canvas = photo
         let oval = (0..<36).map { i -> Point in

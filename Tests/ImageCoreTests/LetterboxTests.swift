@@ -1,6 +1,8 @@
 import ImageCore
 import Testing
 
+/// The detectors' letterbox: ``SquareRegion/letterbox(width:height:)`` and
+/// `TensorSampler.resize` of that square.
 struct LetterboxCase: Sendable, CustomTestStringConvertible {
     let width: Int
     let height: Int
@@ -13,58 +15,66 @@ struct LetterboxCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Test(arguments: LetterboxCase.all)
-func letterboxPaddingAndItsInverse(_ testCase: LetterboxCase) throws {
-    var image = RGBImage(width: testCase.width, height: testCase.height, fill: (200, 200, 200))
-    image.setPixel(x: testCase.width / 3, y: testCase.height / 2, to: .white)
-    let (boxed, letterbox) = try image.letterboxed(side: testCase.side)
-    let longer = Float(max(testCase.width, testCase.height))
-    #expect(abs(letterbox.padX - (longer - Float(testCase.width)) / (2 * longer)) < 1e-6)
-    #expect(abs(letterbox.padY - (longer - Float(testCase.height)) / (2 * longer)) < 1e-6)
-    #expect(boxed.width == testCase.side && boxed.height == testCase.side)
-
-    // Round trip source pixel → normalised letterbox → source pixel.
-    let p = Point(x: Float(testCase.width) * 0.3, y: Float(testCase.height) * 0.8)
-    let back = letterbox.sourcePixel(fromNormalized: letterbox.normalized(fromSourcePixel: p))
-    #expect(abs(back.x - p.x) < 1e-2 && abs(back.y - p.y) < 1e-2)
-
-    // The padding is black, the content grey: check pixel rows/columns well inside each region.
-    let side = Float(testCase.side)
-    let padLeft = letterbox.padX * side, padTop = letterbox.padY * side
-    if padLeft >= 2 {
-        #expect(boxed.pixel(x: 0, y: testCase.side / 2) == .black)
-        #expect(boxed.pixel(x: Int(padLeft) + 2, y: testCase.side / 2)!.g >= 190)
+/// The letterbox tensor of `image` as raw byte values (`side × side × 3`).
+func letterboxTensor(_ image: RGBImage, side: Int) -> (tensor: [Float], region: SquareRegion) {
+    let region = SquareRegion.letterbox(width: image.width, height: image.height)
+    var tensor = [Float](repeating: .nan, count: side * side * 3)
+    tensor.withUnsafeMutableBufferPointer {
+        TensorSampler.resize(image, region: region, size: side, valueScale: 1, valueOffset: 0, into: $0)
     }
-    if padTop >= 2 {
-        #expect(boxed.pixel(x: testCase.side / 2, y: 0) == .black)
-        #expect(boxed.pixel(x: testCase.side / 2, y: Int(padTop) + 2)!.g >= 190)
-    }
-    #expect(boxed.pixel(x: testCase.side / 2, y: testCase.side / 2)!.g >= 190)
+    return (tensor, region)
 }
 
-@Test func letterboxMapsAMarkerWhereTheInverseSays() throws {
-    // A 3×3 white block at source (150, 30) in a 200×100 image, letterboxed into 100.
+@Test(arguments: LetterboxCase.all)
+func letterboxPadsEvenlyAndMapsBack(_ testCase: LetterboxCase) throws {
+    var image = RGBImage(width: testCase.width, height: testCase.height, fill: (200, 200, 200))
+    image.setPixel(x: testCase.width / 3, y: testCase.height / 2, to: .white)
+    let (tensor, region) = letterboxTensor(image, side: testCase.side)
+    let longer = Float(max(testCase.width, testCase.height))
+    #expect(region.side == longer)
+    #expect(region.x == (Float(testCase.width) - longer) / 2 && region.y == (Float(testCase.height) - longer) / 2)
+
+    // Round trip image pixel → tensor → image pixel.
+    let toImage = region.samplingTransform(tensorSize: testCase.side)
+    let p = Point(x: Float(testCase.width) * 0.3, y: Float(testCase.height) * 0.8)
+    let back = toImage.map(try #require(toImage.inverted()).map(p))
+    #expect(abs(back.x - p.x) < 1e-2 && abs(back.y - p.y) < 1e-2)
+
+    // The padding is black, the content grey: check rows and columns well inside each.
+    let side = testCase.side
+    func green(_ u: Int, _ v: Int) -> Float { tensor[(v * side + u) * 3 + 1] }
+    let padLeft = -region.x / region.side * Float(side), padTop = -region.y / region.side * Float(side)
+    if padLeft >= 2 {
+        #expect(green(0, side / 2) == 0)
+        #expect(green(Int(padLeft) + 2, side / 2) >= 190)
+    }
+    if padTop >= 2 {
+        #expect(green(side / 2, 0) == 0)
+        #expect(green(side / 2, Int(padTop) + 2) >= 190)
+    }
+    #expect(green(side / 2, side / 2) >= 190)
+    #expect(!tensor.contains { $0.isNaN })
+}
+
+@Test func letterboxPutsAMarkerWhereTheMapSays() throws {
+    // A 3×3 white block at (150, 30) in a 200×100 image, letterboxed into 100.
     var image = RGBImage(width: 200, height: 100)
     for y in 29...31 { for x in 149...151 { image.setPixel(x: x, y: y, to: .white) } }
-    let (boxed, letterbox) = try image.letterboxed(side: 100)
-    // Brightest output pixel.
-    var best = (x: 0, y: 0, value: UInt8(0))
-    for y in 0..<100 { for x in 0..<100 where boxed.pixel(x: x, y: y)!.r > best.value { best = (x, y, boxed.pixel(x: x, y: y)!.r) } }
-    let normalized = Point(x: (Float(best.x) + 0.5) / 100, y: (Float(best.y) + 0.5) / 100)
-    let source = letterbox.sourcePixel(fromNormalized: normalized)
+    let (tensor, region) = letterboxTensor(image, side: 100)
+    let brightest = try #require((0..<(100 * 100)).max { tensor[$0 * 3] < tensor[$1 * 3] })
+    let centre = Point(x: Float(brightest % 100) + 0.5, y: Float(brightest / 100) + 0.5)
+    let source = region.samplingTransform(tensorSize: 100).map(centre)
     #expect(abs(source.x - 150.5) <= 2 && abs(source.y - 30.5) <= 2)
 }
 
-@Test func letterboxTensorMatchesTheImageVariant() throws {
-    let image = TestImages.noise(width: 300, height: 170, seed: 11)
-    let (boxed, _) = try image.letterboxed(side: 64)
-    var tensor = [Float](repeating: .nan, count: 64 * 64 * 3)
-    let letterbox = try tensor.withUnsafeMutableBufferPointer { buffer in
-        try image.letterbox(into: buffer, side: 64, normalization: .minusOneToOne)
-    }
-    #expect(letterbox.padX == 0 && letterbox.padY > 0.2)
-    for (index, value) in boxed.pixels.enumerated() {
-        // The image rounds to bytes; the tensor keeps the fraction.
-        #expect(abs(tensor[index] - (Float(value) * 2 / 255 - 1)) <= 1.01 / 255)
+@Test func letterboxOfAConstantImageIsConstantInside() {
+    let image = RGBImage(width: 300, height: 170, fill: (17, 128, 251))
+    let (tensor, _) = letterboxTensor(image, side: 64)
+    // The picture covers tensor rows 13.9…50.1; rows 22…41 have every tap inside it.
+    for v in 22..<42 {
+        for u in 0..<64 {
+            let o = (v * 64 + u) * 3
+            #expect(abs(tensor[o] - 17) < 1e-3 && abs(tensor[o + 1] - 128) < 1e-3 && abs(tensor[o + 2] - 251) < 1e-3)
+        }
     }
 }

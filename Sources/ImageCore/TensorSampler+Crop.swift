@@ -1,5 +1,3 @@
-import ImageCore
-
 extension TensorSampler {
     /// Copies the `width × height` rectangle of `image` at (`x`, `y`) into
     /// an NHWC tensor 1:1, writing `byte·valueScale + valueOffset` (black,

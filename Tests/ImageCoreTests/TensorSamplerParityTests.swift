@@ -1,4 +1,3 @@
-import FaceAnalysis
 import Foundation
 import ImageCore
 import Testing
@@ -7,10 +6,10 @@ import _TestSupport
 /// `TensorSampler.sample` with one tap runs in C (AVX2 gathers on interior
 /// runs of eight pixels); it must give the Swift loop's floats bit for bit,
 /// inside, across and outside the picture, mirrored or not.
-@Suite struct TensorSamplerTests {
+@Suite struct TensorSamplerParityTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var width: Int, height: Int
-        var transform: SamplingTransform
+        var transform: AffineMap
         var size: Int
         var testDescription: String { "\(width)x\(height) → \(size): \(transform)" }
     }
@@ -18,12 +17,12 @@ import _TestSupport
     /// A square of `side` picture pixels centred at (`cx`, `cy`), turned by
     /// `degrees`, mapped onto `size` tensor pixels (the crop the mesh and
     /// iris models get).
-    static func rotated(side: Float, cx: Float, cy: Float, degrees: Float, size: Int) -> SamplingTransform {
+    static func rotated(side: Float, cx: Float, cy: Float, degrees: Float, size: Int) -> AffineMap {
         let angle = degrees * .pi / 180, scale = side / Float(size)
         let cosine = Float(cos(Double(angle))) * scale, sine = Float(sin(Double(angle))) * scale
         let half = Float(size) / 2
-        return SamplingTransform(a: cosine, b: -sine, c: cx - cosine * half + sine * half,
-                                 d: sine, e: cosine, f: cy - sine * half - cosine * half)
+        return AffineMap(a: cosine, b: -sine, c: sine, d: cosine,
+                         tx: cx - cosine * half + sine * half, ty: cy - sine * half - cosine * half)
     }
 
     static let cases: [Case] = [
@@ -35,10 +34,10 @@ import _TestSupport
         Case(width: 3, height: 2, transform: rotated(side: 3, cx: 1.5, cy: 1, degrees: 5, size: 16), size: 16),
         Case(width: 1, height: 1, transform: rotated(side: 2, cx: 0.5, cy: 0.5, degrees: 0, size: 8), size: 8),
         Case(width: 97, height: 1, transform: rotated(side: 97, cx: 48, cy: 0.5, degrees: 0, size: 32), size: 32),
-        Case(width: 50, height: 40, transform: SamplingTransform(a: 1, b: 0, c: 2, d: 0, e: 1, f: 3), size: 32),  // 1:1, on pixel centres
-        Case(width: 50, height: 40, transform: SamplingTransform(a: -0.7, b: 0.2, c: 60, d: 0.1, e: 1.3, f: -4), size: 40),
-        Case(width: 50, height: 40, transform: SamplingTransform(a: .nan, b: 0, c: 0, d: 0, e: 1, f: 0), size: 16),
-        Case(width: 50, height: 40, transform: SamplingTransform(a: 1e30, b: 0, c: 0, d: 0, e: 1e30, f: 0), size: 16),
+        Case(width: 50, height: 40, transform: AffineMap(a: 1, b: 0, c: 0, d: 1, tx: 2, ty: 3), size: 32),  // 1:1, on pixel centres
+        Case(width: 50, height: 40, transform: AffineMap(a: -0.7, b: 0.2, c: 0.1, d: 1.3, tx: 60, ty: -4), size: 40),
+        Case(width: 50, height: 40, transform: AffineMap(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0), size: 16),
+        Case(width: 50, height: 40, transform: AffineMap(a: 1e30, b: 0, c: 0, d: 1e30, tx: 0, ty: 0), size: 16),
     ]
 
     @Test(arguments: cases, [false, true])

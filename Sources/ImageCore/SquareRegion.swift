@@ -1,5 +1,3 @@
-import ImageCore
-
 /// A square of the image, in pixels, that a detector input covers. The whole
 /// frame letterboxed is the square of side `max(width, height)` centred on
 /// the image (black outside).
@@ -20,18 +18,10 @@ package struct SquareRegion: Sendable, Hashable {
         return SquareRegion(x: (Float(width) - side) / 2, y: (Float(height) - side) / 2, side: side)
     }
 
-    /// The affine map from tensor coordinates (0…`size`) to image pixels.
-    package func samplingTransform(tensorSize: Int) -> SamplingTransform {
+    /// The map from tensor coordinates (0…`tensorSize`, pixel centres at
+    /// +0.5) to continuous image pixels.
+    package func samplingTransform(tensorSize: Int) -> AffineMap {
         let s = side / Float(tensorSize)
-        return SamplingTransform(a: s, b: 0, c: x, d: 0, e: s, f: y)
-    }
-
-    /// Maps a detection normalized to this square into image pixels.
-    package func toImage(_ detection: NormalizedDetection) -> FaceDetection {
-        let c = detection.coordinates
-        let box = Rect(x: x + c[0] * side, y: y + c[1] * side,
-                       width: (c[2] - c[0]) * side, height: (c[3] - c[1]) * side)
-        let keypoints = (0..<6).map { k in Point(x: x + c[4 + 2 * k] * side, y: y + c[5 + 2 * k] * side) }
-        return FaceDetection(box: box, score: detection.score, keypoints: keypoints)
+        return AffineMap(a: s, b: 0, c: 0, d: s, tx: x, ty: y)
     }
 }
