@@ -85,40 +85,41 @@ final class OrderedWriter: EntryWriter {
             }
             rows = Manifest.rows(for: rendered.record, output: imagePath, facesJSON: jsonPath)
             summary.cacheHits += cacheHits
-            summary.faces += rendered.record.faces.count
-            summary.keptFaces += rendered.record.faces.filter(\.isKept).count
-            summary.megapixels += Double(rendered.record.width * rendered.record.height) / 1e6
+            let counts = CompletionRecord.Counts(
+                faces: rendered.record.faces.count, keptFaces: rendered.record.faces.filter(\.isKept).count,
+                megapixels: Double(rendered.record.width * rendered.record.height) / 1e6)
+            add(counts)
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
                                                    contentHash: contentHash, rows: rows, outputs: outputs,
-                                                   record: beforePasses),
+                                                   counts: counts, record: beforePasses),
                                   archive: item.archiveNumber, index: index)
         case let .failed(reason, contentHash, partial):
-            summary.failedEntries += 1
+            let counts = CompletionRecord.Counts(failed: true)
+            add(counts)
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
             for pass in orderedPasses { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
                                       known: partial)]
             try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
-                                                   contentHash: contentHash, rows: rows, outputs: []),
+                                                   contentHash: contentHash, rows: rows, outputs: [], counts: counts),
                                   archive: item.archiveNumber, index: index)
         case .resumed(let record):
             summary.resumedEntries += 1
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
             for pass in orderedPasses { pass.apply(to: &replay) }
             rows = record.rows
-            let statusColumn = Manifest.columns.firstIndex(of: "status")!
-            if rows.contains(where: { $0.count > statusColumn && $0[statusColumn] == "error" }) { summary.failedEntries += 1 }
-            for row in rows where row.count > statusColumn {
-                if row[statusColumn] == "ok" || row[statusColumn] == "rejected" {
-                    if row[Manifest.columns.firstIndex(of: "face")!].isEmpty { continue }
-                    summary.faces += 1
-                    if row[statusColumn] == "ok" { summary.keptFaces += 1 }
-                }
-            }
+            add(record.counts)
         case .archiveFailed:
             return
         }
         try append(rows)
+    }
+
+    private func add(_ counts: CompletionRecord.Counts) {
+        summary.faces += counts.faces
+        summary.keptFaces += counts.keptFaces
+        summary.megapixels += counts.megapixels
+        if counts.failed { summary.failedEntries += 1 }
     }
 
     func finish() throws {
