@@ -5,10 +5,11 @@ extension Pipelines {
     /// Passport-photo acceptance: one well-posed, centred face of the right
     /// size and quality. Rejected faces keep their row with the reason.
     public static let passport = Pipeline("passport",
-                                          summary: "pose within limits, face size and centring, capture quality; rejects recorded with the reason") {
+                                          summary: "pose within limits, face size and centring, capture quality; rejects recorded with the reason",
+                                          rationale: "a passport photo's face fills about half the frame, so faces under a fifth of the width are other people or background and are not searched for.") {
         Decode()
         Orient()
-        DetectFaces(.fast, minFaceSize: 0.2)
+        DetectFaces(.fast, minFaceSize: .fraction(0.2))
         FilterConfidence(atLeast: 0.8)
         ForEachFace {
             Landmarks(iris: true, contours: true)

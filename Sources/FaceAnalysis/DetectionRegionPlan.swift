@@ -138,13 +138,16 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// Canvases of every level, finest level first.
     package var canvases: [Canvas]
 
-    package init(width: Int, height: Int, inputSize: Int, minFaceSize: Float, tiled: Bool) {
+    /// - Parameter minFacePixels: the smallest face to search for, in
+    ///   picture pixels (the finest level makes it `smallestFacePixels`
+    ///   level pixels, or the picture's own pixels when that is finer).
+    package init(width: Int, height: Int, inputSize: Int, minFacePixels: Float, tiled: Bool) {
         var levels = [Level(width: width, height: height)]
         var canvases: [Canvas] = []
         let longSide = Float(max(width, height))
         let input = Float(inputSize)
         if tiled {
-            for side in Self.tileSides(longSide: longSide, inputSize: input, minFacePixels: max(minFaceSize, 0.001) * Float(width)) {
+            for side in Self.tileSides(longSide: longSide, inputSize: input, minFacePixels: max(minFacePixels, 0.001 * Float(width))) {
                 let level = Self.level(width: width, height: height, scale: side / input)
                 canvases += Self.canvases(width: level.width, height: level.height, level: levels.count)
                 levels.append(level)

@@ -19,15 +19,16 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
 /// Detection options, ML Kit style.
 public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     public var mode: DetectorMode
-    /// Smallest face to report, as face width / image width (ML Kit's
-    /// `minFaceSize`, default 0.1). Compared with the detection box width.
-    /// In `.accurate` mode it also sets how fine the pyramid goes.
-    public var minFaceSize: Float
+    /// Smallest face to report: a fraction of the image width (ML Kit's
+    /// `minFaceSize`, default 0.1) or pixels (see ``FaceSize``). Compared
+    /// with the detection box width. In `.accurate` mode it also sets how
+    /// fine the pyramid goes.
+    public var minFaceSize: FaceSize
     /// Detections below this confidence are dropped (MediaPipe's minimum
     /// detection confidence, default 0.5; values below 0.5 act as 0.5).
     public var minScore: Float
 
-    public init(mode: DetectorMode = .fast, minFaceSize: Float = 0.1, minScore: Float = 0.5) {
+    public init(mode: DetectorMode = .fast, minFaceSize: FaceSize = .fraction(0.1), minScore: Float = 0.5) {
         self.mode = mode
         self.minFaceSize = minFaceSize
         self.minScore = minScore
@@ -35,9 +36,7 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
 
     /// Checks ranges; `FaceAnalyzer.detect` calls it before any work.
     public func validate() throws(FaceAnalysisError) {
-        guard minFaceSize.isFinite, minFaceSize >= 0, minFaceSize <= 1 else {
-            throw .invalidOption("minFaceSize must be in 0…1, got \(minFaceSize)")
-        }
+        try minFaceSize.validate()
         guard minScore.isFinite, minScore >= 0, minScore <= 1 else {
             throw .invalidOption("minScore must be in 0…1, got \(minScore)")
         }

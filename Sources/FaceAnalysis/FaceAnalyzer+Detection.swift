@@ -6,7 +6,7 @@ extension FaceAnalyzer {
     /// Letterbox → detector → anchor decoding → weighted NMS (IoU 0.3) →
     /// image pixels; in `.accurate` mode on large images also canvases over
     /// an image pyramid (`DetectionRegionPlan`), merged across regions.
-    /// Faces narrower than `minFaceSize · image.width` or scoring below
+    /// Faces narrower than `minFaceSize` (in pixels for this image) or scoring below
     /// `minScore` are dropped. Sorted by score
     /// (highest first), ties by position, so the order is deterministic. An
     /// empty image gives no faces.
@@ -22,7 +22,7 @@ extension FaceAnalyzer {
         let (runner, decoder) = try detector(options.mode)
         let inputSize = decoder.configuration.inputSize
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
-                                       minFaceSize: options.minFaceSize, tiled: allowTiling && options.mode == .accurate)
+                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && options.mode == .accurate)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         // With a pyramid, the whole frame runs the canvases' short-range model
         // (large faces; the levels cover the small ones) under the canvas score floor.
@@ -67,7 +67,7 @@ extension FaceAnalyzer {
             }
         }
         if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
-        let minWidth = options.minFaceSize * Float(image.width)
+        let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
         return found
             .filter { $0.box.width >= minWidth && $0.isFinite }
             .sorted { a, b in

@@ -14,9 +14,16 @@ extension FaceAnalyzer {
     /// `landmarks(for:in:)`, with the Iris model optional (`iris: false`
     /// leaves the iris and eye-contour arrays empty).
     public func landmarks(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws(FaceAnalysisError) -> FaceLandmarks? {
-        guard image.width > 0, image.height > 0, detection.isFinite else { return nil }
+        try landmarkOutcome(for: detection, in: image, iris: iris).landmarks
+    }
+
+    /// The landmarks of one detected face, or why there are none: Face
+    /// Mesh's presence output below 0.5 (not a face), or a region that
+    /// cannot be sampled.
+    public func landmarkOutcome(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws(FaceAnalysisError) -> LandmarkOutcome {
+        guard image.width > 0, image.height > 0, detection.isFinite else { return .unusableRegion }
         let roi = RotatedSquare.faceMeshROI(for: detection)
-        guard roi.isUsable else { return nil }
+        guard roi.isUsable else { return .unusableRegion }
         let mesh = try faceMesh()
         let size = 192
         try mesh.run { input in
@@ -26,13 +33,14 @@ extension FaceAnalyzer {
         let presence = try mesh.output(count: 1) { flag in
             1 / (1 + exp(-min(max(flag[0], -80), 80)))
         }
-        guard presence.isFinite, presence > 0.5 else { return nil }
+        guard presence.isFinite else { return .unusableRegion }
+        guard presence > FaceLandmarks.minimumPresence else { return .notAFace(presence: presence) }
         let points = try mesh.output(count: 1404) { raw in
             (0..<FaceLandmarks.meshPointCount).map { i in
                 roi.toImage(x: raw[3 * i], y: raw[3 * i + 1], z: raw[3 * i + 2], tensorSize: size)
             }
         }
-        guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return nil }
+        guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return .unusableRegion }
         var result = FaceLandmarks(mesh: points, presence: presence)
         if iris {
             let t = FaceMeshTopology.self
@@ -45,7 +53,7 @@ extension FaceAnalyzer {
                 result.leftEyeContour = left.contour; result.leftIris = left.iris
             }
         }
-        return result
+        return .found(result)
     }
 
     func eye(corner a: Point, corner b: Point, mirrored: Bool, in image: RGBImage) throws(FaceAnalysisError) -> (contour: [Point3], iris: [Point3])? {

@@ -10,6 +10,8 @@ public struct FaceLandmarks: Sendable, Hashable, Codable {
     public var mesh: [Point3]
     /// Face presence from the landmark model, 0…1 (> 0.5 means a face).
     public var presence: Float
+    /// The presence above which Face Mesh's region holds a face (MediaPipe's threshold).
+    public static let minimumPresence: Float = 0.5
     /// The subject's left iris: centre, then four points on the rim.
     public var leftIris: [Point3]
     /// The subject's right iris: centre, then four points on the rim.

@@ -21,6 +21,7 @@ struct DescribeCommand: ParsableCommand {
             throw UsageFailure(message: error.description)
         }
         print("\(pipeline.name): \(pipeline.summary)")
+        if !pipeline.rationale.isEmpty { print("why: \(pipeline.rationale)") }
         print("stages:")
         for (i, stage) in pipeline.stages.enumerated() {
             let lines = stage.describedLines()

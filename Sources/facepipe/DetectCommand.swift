@@ -36,8 +36,8 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Keep faces with at least this confidence (0…1), as the faces pipeline's filter.")
     var minConfidence: Float = Pipelines.facesMinConfidence
 
-    @Option(help: "Drop faces narrower than this fraction of the image width (ML Kit's minFaceSize). In accurate mode it also sets how fine the pyramid goes; 0 searches as fine as the model allows.")
-    var minFaceSize: Float = defaults.minFaceSize
+    @Option(help: ArgumentHelp("Smallest face to find: pixels (20px) or a fraction of the image width (0.05, ML Kit's minFaceSize). In accurate mode it also sets how fine the pyramid goes.", valueName: "SIZE"))
+    var minFaceSize: FaceSize = defaults.minFaceSize
 
     @Option(name: .shortAndLong, help: "Entries processed at once (default: this machine's core count).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -61,10 +61,15 @@ struct DetectCommand: AsyncParsableCommand {
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageFile(path: $0) },
                                                             output: FileHandle.standardOutput, workers: workers)
         } catch {
-            throw UsageFailure(message: error.description)
+            throw UsageFailure(message: "\(error)")
         }
         if summary.exitStatus != .ok { throw ExitCode(summary.exitStatus.rawValue) }
     }
 }
 
 extension DetectorMode: ExpressibleByArgument {}
+
+extension FaceSize: ExpressibleByArgument {
+    public init?(argument: String) { self.init(text: argument) }
+    public var defaultValueDescription: String { description }
+}

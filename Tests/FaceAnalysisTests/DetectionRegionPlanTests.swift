@@ -25,7 +25,7 @@ struct DetectionRegionPlanTests {
 
     @Test(arguments: tiledCases)
     func levelsSpanMinFaceSizeToTheWholeFrameInStepsOfAtMostTwo(_ c: TiledCase) throws {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFaceSize: c.minFaceSize, tiled: true)
+        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
         try #require(plan.levels.count >= 2)
         #expect(plan.levels[0] == .init(width: c.width, height: c.height))
         // Tile side in source pixels per level, finest first.
@@ -46,7 +46,7 @@ struct DetectionRegionPlanTests {
 
     @Test(arguments: tiledCases)
     func canvasesAreFittedCropsCoveringTheirLevelWithOverlap(_ c: TiledCase) {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFaceSize: c.minFaceSize, tiled: true)
+        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
         let whole = plan.wholeFrame
         #expect(whole.level == plan.levels.count - 1)
         #expect(whole.square == .letterbox(width: plan.levels[whole.level].width, height: plan.levels[whole.level].height))
@@ -110,7 +110,7 @@ struct DetectionRegionPlanTests {
 
     @Test(arguments: tiledCases)
     func detectionsMapFromTheCanvasBackToSourcePixels(_ c: TiledCase) throws {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFaceSize: c.minFaceSize, tiled: true)
+        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
         let canvas = try #require(plan.canvases.last)
         var coordinates = SIMD16<Float>(repeating: 96)
         coordinates[0] = 48; coordinates[1] = 96; coordinates[2] = 144; coordinates[3] = 192
@@ -137,9 +137,9 @@ struct DetectionRegionPlanTests {
 
     @Test func smallImagesAndUntiledPlansUseTheWholeFrameOnly() {
         for plan in [
-            DetectionRegionPlan(width: 640, height: 480, inputSize: 192, minFaceSize: 0.2, tiled: true),
-            DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFaceSize: 0.01, tiled: false),
-            DetectionRegionPlan(width: 150, height: 100, inputSize: 192, minFaceSize: 0, tiled: true),
+            DetectionRegionPlan(width: 640, height: 480, inputSize: 192, minFacePixels: 0.2 * 640, tiled: true),
+            DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFacePixels: 0.01 * 4000, tiled: false),
+            DetectionRegionPlan(width: 150, height: 100, inputSize: 192, minFacePixels: 0, tiled: true),
         ] {
             let source = plan.levels[0]
             #expect(plan.levels.count == 1)
@@ -150,7 +150,7 @@ struct DetectionRegionPlanTests {
 
     @Test func largeImagesWithoutCanvasesLetterboxFromAPrefilterLevel() {
         // minFaceSize 0.5 of 4000 px: the whole frame serves it, no canvases; the letterbox reads a 768-px copy.
-        let plan = DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFaceSize: 0.5, tiled: true)
+        let plan = DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFacePixels: 0.5 * 4000, tiled: true)
         #expect(plan.levels == [.init(width: 4000, height: 3000), .init(width: 768, height: 576)])
         #expect(plan.canvases.isEmpty)
         #expect(plan.wholeFrame == .init(square: .letterbox(width: 768, height: 576), level: 1))

@@ -190,7 +190,7 @@ struct FaceAnalyzerBehaviourTests {
     @Test func invalidOptionsAreRejected() throws {
         let analyzer = try FaceTestSupport.analyzer()
         let image = RGBImage(width: 8, height: 8)
-        #expect(throws: FaceAnalysisError.self) { try analyzer.detect(in: image, options: FaceDetectionOptions(minFaceSize: .nan)) }
+        #expect(throws: FaceAnalysisError.self) { try analyzer.detect(in: image, options: FaceDetectionOptions(minFaceSize: .fraction(.nan))) }
         #expect(throws: FaceAnalysisError.self) { try analyzer.detect(in: image, options: FaceDetectionOptions(minScore: 2)) }
     }
 }

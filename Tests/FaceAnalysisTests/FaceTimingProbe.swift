@@ -44,9 +44,9 @@ func faceTilingBreakdownProbe() throws {
         return samples.sorted()[n / 2]
     }
     for (label, image, minFaceSize) in [("t1", t1, Float(0.05)), ("t1", t1, 0.1), ("12MP", canvas, 0.05), ("12MP", canvas, 0.1)] {
-        let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: 192, minFaceSize: minFaceSize, tiled: true)
+        let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: 192, minFacePixels: minFaceSize * Float(image.width), tiled: true)
         let sampling = try milliseconds(3) { try FaceTestSupport.sampleAll(plan, of: image) }
-        let total = try milliseconds(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: minFaceSize)) }
+        let total = try milliseconds(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: .fraction(minFaceSize))) }
         print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.canvases.count) canvases + whole frame, \(plan.detectorPixels(inputSize: 192)) detector pixels, sampling \(sampling) ms, total \(total) ms")
     }
 }
@@ -66,7 +66,7 @@ func canvasStatisticsProbe() throws {
     for minFaceSize in [Float(0.05), 0.1, 0] {
         var canvasRuns = 0, canvasPixels = 0, tileRuns = 0
         for (width, height) in sizes {
-            let plan = DetectionRegionPlan(width: width, height: height, inputSize: 192, minFaceSize: minFaceSize, tiled: true)
+            let plan = DetectionRegionPlan(width: width, height: height, inputSize: 192, minFacePixels: minFaceSize * Float(width), tiled: true)
             canvasRuns += 1 + plan.canvases.count
             canvasPixels += plan.detectorPixels(inputSize: 192)
             tileRuns += 1

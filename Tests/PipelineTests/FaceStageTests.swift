@@ -38,7 +38,11 @@ final class RedSquareFaceEngine: FaceEngine {
         return [FaceDetection(box: box, score: 0.93, keypoints: keypoints)]
     }
 
-    func landmarks(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws -> FaceLandmarks? {
+    func landmarkOutcome(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws -> LandmarkOutcome {
+        .found(landmarks(for: detection, iris: iris))
+    }
+
+    func landmarks(for detection: FaceDetection, iris: Bool) -> FaceLandmarks {
         let b = detection.box
         func spiral(_ count: Int, _ cx: Float, _ cy: Float, _ r: Float) -> [Point3] {
             (0..<count).map { i in

@@ -20,12 +20,15 @@ public struct Pipeline: Sendable {
     public let name: String
     /// One line for `facepipe pipelines`.
     public let summary: String
+    /// Why its defaults are what they are (`facepipe describe`).
+    public let rationale: String
     let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
 
-    public init<Body: Stage>(_ name: String, summary: String = "", @PipelineBuilder _ body: () -> Body)
+    public init<Body: Stage>(_ name: String, summary: String = "", rationale: String = "", @PipelineBuilder _ body: () -> Body)
     where Body.Input == Frame<Phase.Encoded>, Body.Output == RenderedEntry {
         self.name = name
         self.summary = summary
+        self.rationale = rationale
         self.root = body()
     }
 

@@ -7,6 +7,6 @@ import ImageCore
 public protocol FaceEngine: AnyObject {
     func detect(in image: RGBImage, options: FaceDetectionOptions) throws -> [FaceDetection]
     /// The mesh (and, with `iris`, the irises and eye contours) of a detected
-    /// face; nil when the landmark model says no face is there.
-    func landmarks(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws -> FaceLandmarks?
+    /// face, or why there is none (the landmark model says no face is there).
+    func landmarkOutcome(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws -> LandmarkOutcome
 }

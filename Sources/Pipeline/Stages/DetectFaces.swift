@@ -11,16 +11,19 @@ public struct DetectFaces: Stage {
     ///     (short range on an image pyramid for small faces in large images
     ///     and on the whole frame; full range on the whole frame of images
     ///     too small for a pyramid), `.sparse`.
-    ///   - minFaceSize: smallest face width / image width to report (0…1).
+    ///   - minFaceSize: the smallest face to report and, in `.accurate`
+    ///     mode, to search for: `.pixels(20)` (a face at least 20 px wide,
+    ///     whatever the photo's size) or ML Kit's `.fraction(0.1)` of the
+    ///     image width; a float literal is a fraction.
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
-    public init(_ mode: DetectorMode = .accurate, minFaceSize: Float = 0.05, minScore: Float = 0.5) {
+    public init(_ mode: DetectorMode = .accurate, minFaceSize: FaceSize = .pixels(20), minScore: Float = 0.5) {
         options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore)
     }
 
     public var definition: StageDefinition {
         StageDefinition("detect-faces", options: [
             "mode": options.mode.rawValue,
-            "min-face-size": FixedFormat.string(options.minFaceSize, decimals: 4),
+            "min-face-size": options.minFaceSize.description,
             "min-score": FixedFormat.string(options.minScore, decimals: 4),
         ], models: Self.models(for: options.mode))
     }
