@@ -1,5 +1,6 @@
-/// The interior of a windowed (KH×KW, any stride) convolution with 16 or 32
-/// output channels — the first layers of the full-range detector (3×3/2,
+/// The interior of `conv_8x16_avx512_interior_avx2_border` and
+/// `conv_8x32_avx512_interior_avx2_border`: a windowed (KH×KW, any stride)
+/// convolution with 16 or 32 output channels — the first layers of the full-range detector (3×3/2,
 /// 3 → 32) and of Face Mesh (3×3/2, 3 → 16) — on 16-lane vectors, eight
 /// output pixels per call, each weight vector loaded once for the eight.
 /// Each lane sums its taps in the 8-lane kernel's order (kernel rows, then
@@ -9,9 +10,6 @@
 /// Weights are packed `[O/16][KH·KW·I][16]` (`Conv1x1AVX512.pack` with
 /// `KH·KW·I` as the input channels).
 public enum ConvInterior16or32AVX512 {
-    /// Whether `outputChannels` has a kernel here.
-    public static func handles(outputChannels: Int) -> Bool { outputChannels == 16 || outputChannels == 32 }
-
     /// Eight output pixels `pixelStep` floats apart in the input; otherwise
     /// as `ConvInterior24AVX512.eightPixels` (`taps` = KH·KW·I, the packed panel
     /// length). `bias` and PReLU slopes must be readable 16 floats past the

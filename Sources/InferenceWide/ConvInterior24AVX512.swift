@@ -1,5 +1,5 @@
-/// The interior of a windowed (KH×KW, any stride) convolution with 24 output
-/// channels — the short-range detector's 5×5/2 first layer — on 16-lane
+/// The interior of `conv_8x24_avx512_interior_avx2_border`: a windowed
+/// (KH×KW, any stride) convolution with 24 output channels — the short-range detector's 5×5/2 first layer — on 16-lane
 /// vectors. Two pixels' 48 outputs fill three vectors exactly: pixel 0's
 /// channels 0–15, channels 16–23 of both pixels, pixel 1's channels 0–15.
 /// So every FMA uses all 16 lanes, where the 8-lane kernel needs three FMAs

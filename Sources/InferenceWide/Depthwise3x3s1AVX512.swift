@@ -1,5 +1,6 @@
-/// The interior of one output row of a stride-1 3×3 depthwise convolution on
-/// 16-lane vectors, with the row seen as one flat run of floats.
+/// The `dwconv3x3s1_4rows_avx512` micro-kernel's sweeps: the interior of
+/// one output row (or two, or four) of a stride-1 3×3 depthwise convolution
+/// on 16-lane vectors, with the row seen as one flat run of floats.
 ///
 /// With stride 1, output float `f` of a row (pixel `f / C`, channel `f % C`)
 /// reads input float `f + ky·rowFloats + kx·C` for tap (ky, kx), the same

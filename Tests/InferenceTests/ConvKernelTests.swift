@@ -3,11 +3,55 @@ import InferenceWide
 import Testing
 import _TestSupport
 
-/// The 16-lane 24-channel windowed interior against a scalar convolution
-/// that sums the taps in the same order with fused multiply-adds: every
-/// output must be bit-identical (the 8-lane kernel computes exactly this).
-@Suite struct WideWindowed24Tests {
-    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"), arguments: ActivationKind.allCases, [4, 8])
+/// The conv family (any window, stride and padding): every variant's whole
+/// steps against `WindowReference.convolution` bit for bit — borders,
+/// padding rows, interiors narrower than a tile and interiors that are not
+/// a multiple of the tile — and the AVX-512 24-channel interior alone for
+/// every activation.
+@Suite struct ConvKernelTests {
+    /// Output maps (height, width, padding, stride).
+    static let maps: [(Int, Int, Int8, Int)] = [(7, 16, 0, 2), (9, 23, 0, 2), (6, 37, 0, 2), (11, 64, 1, 2), (5, 21, 1, 2),
+                                                (8, 9, 0, 2), (6, 13, 0, 1)]
+    /// (kernel name, window, output channels) on the 8-lane set.
+    static let avx2Layers = [("conv_4x16_avx2", 3, 16), ("conv_4x16_avx2", 3, 40), ("conv_4x16_avx2", 5, 8),
+                             ("conv_4x24_avx2", 5, 24), ("conv_4x24_avx2", 3, 20)]
+    /// (kernel name, window, output channels) on the AVX-512 set.
+    static let avx512Layers = [("conv_8x24_avx512_interior_avx2_border", 5, 24), ("conv_8x16_avx512_interior_avx2_border", 3, 16),
+                               ("conv_8x32_avx512_interior_avx2_border", 3, 32), ("conv_4x16_avx2", 3, 40)]
+
+    @Test(arguments: avx2Layers, maps)
+    func avx2Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int8, Int)) throws {
+        try check(.avx2, layer, map)
+    }
+
+    @Test(.avx512, arguments: avx512Layers, maps)
+    func avx512Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int8, Int)) throws {
+        try check(.avx512, layer, map)
+    }
+
+    private func check(_ kernels: KernelSet, _ layer: (name: String, kernel: Int, outChannels: Int),
+                       _ map: (height: Int, width: Int, padding: Int8, stride: Int)) throws {
+        let inChannels = 3
+        for activation: Int8 in [0, 1, 3] {
+            let tiny = TinyConvModel.convolution(height: map.height, width: map.width, inChannels: inChannels,
+                                                 outChannels: layer.outChannels, kernel: layer.kernel, stride: map.stride,
+                                                 padding: map.padding, activation: activation, seed: UInt64(map.width))
+            let model = try Model(bytes: tiny.serialized(), kernels: kernels)
+            #expect(model.stepSummaries.map(\.kernel) == [layer.name])
+            var generator = SplitMix64(seed: UInt64(map.height * map.width))
+            let input = (0..<(map.height * map.width * inChannels)).map { _ in generator.unitFloat() * 2 - 1 }
+            let got = try Interpreter(model: model).run([input])[0]
+            let shape = WindowReference.Shape(height: map.height, width: map.width, kernel: layer.kernel, stride: map.stride,
+                                              padding: map.padding)
+            let expected = WindowReference.convolution(input, shape, inChannels: inChannels, weights: tiny.weights,
+                                                       bias: tiny.bias, activation: activation)
+            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(layer.name) \(layer.kernel)×\(layer.kernel)/\(map.stride) on \(map.height)×\(map.width), padding \(map.padding), activation \(activation)")
+        }
+    }
+
+    /// `ConvInterior24AVX512`'s four- and eight-pixel calls, every activation.
+    @Test(.avx512, arguments: ActivationKind.allCases, [4, 8])
     func pixelsMatchTheScalarSumsBitForBit(_ kind: ActivationKind, _ pixels: Int) {
         // A 5×5, stride-2 convolution over 3 channels, as the short-range detector's first layer.
         let kernel = 5, inC = 3, stride = 2, inWidth = 2 * pixels + 8, inHeight = 5, outC = 24
@@ -17,9 +61,9 @@ import _TestSupport
         let filter = (0..<(outC * taps)).map { _ in generator.unitFloat() - 0.5 }
         let bias = (0..<(outC + 16)).map { _ in generator.unitFloat() * 4 - 2 }
         let slopes = (0..<(outC + 16)).map { _ in generator.unitFloat() }
-        let packed = WideWindowed24.pack(filter, taps: taps) + [Float](repeating: 0, count: 16)
+        let packed = ConvInterior24AVX512.pack(filter, taps: taps) + [Float](repeating: 0, count: 16)
         var output = [Float](repeating: .nan, count: pixels * outC)
-        let run = pixels == 8 ? WideWindowed24.eightPixels : WideWindowed24.fourPixels
+        let run = pixels == 8 ? ConvInterior24AVX512.eightPixels : ConvInterior24AVX512.fourPixels
 
         input.withUnsafeBufferPointer { x in
             packed.withUnsafeBufferPointer { w in
@@ -27,7 +71,7 @@ import _TestSupport
                     slopes.withUnsafeBufferPointer { a in
                         output.withUnsafeMutableBufferPointer { out in
                             run(x.baseAddress!, stride * inC, inWidth * inC, rowRun, 0, kernel, w.baseAddress!,
-                                b.baseAddress!, kind.wide(slopes: a.baseAddress!), out.baseAddress!)
+                                b.baseAddress!, kind.avx512(slopes: a.baseAddress!), out.baseAddress!)
                         }
                     }
                 }
@@ -46,31 +90,6 @@ import _TestSupport
                 #expect(output[pixel * outC + channel].bitPattern == expected.bitPattern,
                         "pixel \(pixel) channel \(channel): \(output[pixel * outC + channel]) against \(expected)")
             }
-        }
-    }
-
-    /// Whole windowed steps on maps whose interior is not a multiple of
-    /// eight pixels: 5×5/2 with 24 outputs (the detector's first layer,
-    /// `WideWindowed24`) and 3×3/2 with 16 or 32 (Face Mesh's and the
-    /// full-range detector's, `WideWindowedBlocks`). The 16-lane plan
-    /// (eight-pixel groups, the last one overlapping its neighbour) equals
-    /// the 8-lane plan bit for bit, borders included.
-    @Test(.enabled(if: KernelWidth.lanes16.isAvailable, "this CPU has no AVX-512"),
-          arguments: [(7, 16, Int8(0)), (9, 23, 0), (6, 37, 0), (11, 64, 1), (5, 21, 1), (8, 9, 0)], [(5, 24), (3, 16), (3, 32)])
-    func stepMatchesTheNarrowKernelBitForBit(_ map: (Int, Int, Int8), _ layer: (kernel: Int, outChannels: Int)) throws {
-        let (height, width, padding) = map
-        for activation: Int8 in [0, 1] {
-            let file = TinyConvModel.convolution(height: height, width: width, inChannels: 3, outChannels: layer.outChannels,
-                                                 kernel: layer.kernel, stride: 2, padding: padding, activation: activation,
-                                                 seed: UInt64(width)).serialized()
-            let narrow = try Model(bytes: file, kernels: .lanes8)
-            let wide = try Model(bytes: file, kernels: .lanes16)
-            var generator = SplitMix64(seed: UInt64(height * width))
-            let input = (0..<(height * width * 3)).map { _ in generator.unitFloat() * 2 - 1 }
-            let expected = try Interpreter(model: narrow).run([input])[0]
-            let got = try Interpreter(model: wide).run([input])[0]
-            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
-                    "\(layer.kernel)×\(layer.kernel)/2 → \(layer.outChannels) on \(height)×\(width), padding \(padding), activation \(activation)")
         }
     }
 }
