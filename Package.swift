@@ -10,15 +10,17 @@ import PackageDescription
 // all compile the same code. `FACEPIPE_TARGET_CPU=generic swift build` builds
 // a portable binary; any other value is passed to `-target-cpu`.
 // The command-line entry point is compiled without the flag and checks the CPU
-// (CFacepipeShims) before any SIMD code runs, so an old CPU gets a message,
-// not SIGILL. See README "Architecture → CPU target".
+// (CFacepipeShims, through the one probe in CCPUFeatures) before any SIMD code
+// runs, so an old CPU gets a message, not SIGILL. See README "Architecture →
+// CPU target".
 let targetCPU = Context.environment["FACEPIPE_TARGET_CPU"] ?? "haswell"
 let simdSwift: [SwiftSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-target-cpu", targetCPU])]
 let simdC: [CSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-march=\(targetCPU)"])]
 let cpuCheck: [CSetting] = targetCPU == "generic" ? [] : [.define("FACEPIPE_REQUIRES_X86_V3")]
-// The 16-lane kernels (InferenceWide) are compiled for AVX-512 and chosen at
-// run time only on a CPU that has it (CCPUFeatures); a generic build compiles
-// them without the flag and never chooses them. See README "CPU target".
+// The AVX-512 micro-kernels (InferenceWide) are compiled for skylake-avx512 and
+// chosen by the planner only when the kernel set is `.avx512` (by default: when
+// CCPUFeatures reports AVX-512 F/BW/DQ/VL); a generic build compiles them
+// without the flag and never chooses them. See README "CPU target".
 let wideSwift: [SwiftSetting] = targetCPU == "generic"
     ? [] : [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FACEPIPE_WIDE_AVX512")]
 
@@ -39,7 +41,10 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive"], cSettings: cpuCheck),
+        .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive", "CCPUFeatures"], cSettings: cpuCheck),
+
+        // MARK: CPU probe (the only one: C loops and Swift kernel choice all ask it)
+        .target(name: "CCPUFeatures"),
 
         // MARK: Images and archives
         .target(name: "CTensorSampling", cSettings: simdC),
@@ -49,7 +54,6 @@ let package = Package(
 
         // MARK: Inference
         .target(name: "TFLite"),
-        .target(name: "CCPUFeatures"),
         .target(name: "InferenceWide", swiftSettings: wideSwift),
         .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 

@@ -1,4 +1,5 @@
 #include "CFacepipeShims.h"
+#include "CCPUFeatures.h"
 #include <string.h>
 
 static char missing[64];
@@ -6,10 +7,10 @@ static char missing[64];
 const char *facepipe_cpu_missing_features(void) {
     missing[0] = '\0';
 #if defined(FACEPIPE_REQUIRES_X86_V3) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2")) strcat(missing, "avx2 ");
-    if (!__builtin_cpu_supports("fma")) strcat(missing, "fma ");
-    if (!__builtin_cpu_supports("f16c")) strcat(missing, "f16c ");
+    uint32_t features = facepipe_cpu_features();
+    if (!(features & FACEPIPE_CPU_AVX2)) strcat(missing, "avx2 ");
+    if (!(features & FACEPIPE_CPU_FMA)) strcat(missing, "fma ");
+    if (!(features & FACEPIPE_CPU_F16C)) strcat(missing, "f16c ");
     size_t n = strlen(missing);
     if (n > 0) missing[n - 1] = '\0';
 #endif

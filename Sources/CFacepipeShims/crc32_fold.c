@@ -1,4 +1,5 @@
 #include "CFacepipeShims.h"
+#include "CCPUFeatures.h"
 
 // CRC-32 (reflected polynomial 0xEDB88320) by carry-less multiplication:
 // four 128-bit lanes are folded forward over 64-byte steps, then folded into
@@ -64,14 +65,8 @@ FOLD_ATTRIBUTES static uint32_t fold_crc32(uint32_t state, const uint8_t *data, 
     return (uint32_t)_mm_extract_epi32(x, 1);
 }
 
-static int fold_available = -1;
-
 size_t facepipe_crc32_fold(uint32_t *state, const uint8_t *data, size_t length) {
-    if (fold_available < 0) {
-        __builtin_cpu_init();
-        fold_available = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-    }
-    if (!fold_available || length < 64) return 0;
+    if (length < 64 || !facepipe_cpu_has(FACEPIPE_CPU_PCLMUL | FACEPIPE_CPU_SSE4_1)) return 0;
     size_t blocks = length / 16;
     *state = fold_crc32(*state, data, blocks);
     return blocks * 16;

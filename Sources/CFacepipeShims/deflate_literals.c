@@ -1,4 +1,5 @@
 #include "CFacepipeShims.h"
+#include "CCPUFeatures.h"
 
 #include <string.h>
 
@@ -19,16 +20,9 @@
 
 #define LITERAL_ATTRIBUTES __attribute__((target("avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl,bmi,bmi2,lzcnt")))
 
-static int literals_available = -1;
-
 int facepipe_deflate_vector_literals_available(void) {
-    if (literals_available < 0) {
-        __builtin_cpu_init();
-        literals_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-            && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vbmi")
-            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
-    }
-    return literals_available;
+    return facepipe_cpu_has(FACEPIPE_CPU_AVX512F | FACEPIPE_CPU_AVX512BW | FACEPIPE_CPU_AVX512CD
+                            | FACEPIPE_CPU_AVX512VBMI | FACEPIPE_CPU_AVX512VL | FACEPIPE_CPU_BMI2);
 }
 
 /// Joins the two marked codes in each 32-bit lane (low half first).

@@ -1,4 +1,5 @@
 #include "CFacepipeShims.h"
+#include "CCPUFeatures.h"
 
 #include <string.h>
 
@@ -158,21 +159,14 @@ static size_t scan_scalar(const uint8_t *block, size_t length, int find_runs, co
     return scan(block, length, find_runs, 0, length_codes, pieces, literal_counts, literal_lengths, distances);
 }
 
-static int vector_scan_available = -1;
-
 size_t facepipe_deflate_scan(const uint8_t *block, size_t length, int find_runs, int allow_vectors,
                              const uint32_t *length_codes, facepipe_run_piece *pieces,
                              uint32_t *literal_counts, uint32_t *literal_lengths, uint32_t *distances) {
 #if VECTOR_SCAN
-    if (vector_scan_available < 0) {
-        __builtin_cpu_init();
-        vector_scan_available = __builtin_cpu_supports("avx2");
-    }
-    if (allow_vectors && vector_scan_available) {
+    if (allow_vectors && facepipe_cpu_has(FACEPIPE_CPU_AVX2)) {
         return scan_vector(block, length, find_runs, length_codes, pieces, literal_counts, literal_lengths, distances);
     }
 #else
-    (void)vector_scan_available;
     (void)allow_vectors;
 #endif
     return scan_scalar(block, length, find_runs, length_codes, pieces, literal_counts, literal_lengths, distances);

@@ -8,6 +8,8 @@ public struct StepSummary: Sendable {
     public var shape: String
     /// Multiply-accumulates of the step (0 for data movement).
     public var multiplyAccumulates: Int
+    /// The micro-kernel the planner chose, e.g. `conv1x1_8x32_avx512` ("" for steps without a choice).
+    public var kernel = ""
 }
 
 extension Step {
@@ -20,9 +22,13 @@ extension Step {
         }
         switch self {
         case let .convolution(s):
-            return window("CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth * s.geometry.inChannels)
+            var summary = window("CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth * s.geometry.inChannels)
+            summary.kernel = s.kernel.rawValue
+            return summary
         case let .depthwise(s):
-            return window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth)
+            var summary = window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth)
+            summary.kernel = s.kernel.rawValue
+            return summary
         case let .maxPool(s): return window("MAX_POOL_2D", s.geometry, macsPerOutput: 0)
         case let .add(s): return StepSummary(kind: "ADD", shape: "\(s.count)", multiplyAccumulates: 0)
         case let .activation(s): return StepSummary(kind: "ACTIVATION", shape: "\(s.count)", multiplyAccumulates: 0)

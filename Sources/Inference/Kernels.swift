@@ -60,20 +60,4 @@ enum Kernels {
             return value.replacing(with: value * slope, where: value .< .zero)
         }
     }
-
-    /// Applies `epilogue` to accumulator `value` (bias not yet added) for channels
-    /// `channel..<channel+lanes` and stores it at `output[element]`.
-    @inline(__always)
-    static func finish(
-        _ value: SIMD8<Float>, _ epilogue: Epilogue, channel: Int, lanes: Int, element: Int,
-        output: UnsafeMutablePointer<Float>, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>
-    ) {
-        var v = value + load(constants + epilogue.bias + channel)
-        v = activate(v, epilogue.first, channel: channel, constants: constants)
-        if let residual = epilogue.residual {
-            v += load(arena + residual + element)
-            v = activate(v, epilogue.second, channel: channel, constants: constants)
-        }
-        store(v, output + element, lanes: lanes)
-    }
 }

@@ -13,8 +13,8 @@ public final class Model: Sendable {
     let constants: ConstantPool
     /// The parsed file, kept to re-plan at other input sizes (`resized`).
     let file: TFLiteModel
-    /// The vector width of the 1×1 convolutions (see `KernelWidth`).
-    public let kernels: KernelWidth
+    /// The micro-kernel set the plan chose from (see `KernelSet`).
+    public let kernels: KernelSet
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
@@ -23,9 +23,9 @@ public final class Model: Sendable {
     /// - Parameters:
     ///   - inputShape: plan the single `[1, H, W, C]` input at this
     ///     shape instead of the declared one (see `resized(inputShape:)`).
-    ///   - kernels: the 1×1 convolutions' vector width (`.best` unless a test
-    ///     compares widths); an unavailable width falls back to `.lanes8`.
-    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelWidth = .best) throws {
+    ///   - kernels: the micro-kernel set to plan with (`KernelSet.processDefault`
+    ///     unless a test compares sets); an unavailable set falls back to `.avx2`.
+    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelSet = .processDefault) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -36,12 +36,12 @@ public final class Model: Sendable {
     }
 
     /// Parses and plans the model in `bytes`, at its declared input shape or at `inputShape`.
-    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelWidth = .best) throws {
+    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelSet = .processDefault) throws {
         try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil,
-                      kernels: kernels.isAvailable ? kernels : .lanes8)
+                      kernels: kernels.isAvailable ? kernels : .avx2)
     }
 
-    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelWidth) throws {
+    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet) throws {
         var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels)
         do {
             (plan, constants) = try planner.plan()

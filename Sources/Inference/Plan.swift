@@ -8,8 +8,8 @@ enum Activation: Sendable, Equatable {
     /// Per-channel slope; offset of the slopes (padded to a multiple of 8) in the constant pool.
     case prelu(alpha: Int)
 
-    /// The same activation for `InferenceWide`'s kernels.
-    func wide(_ constants: UnsafePointer<Float>) -> WideActivation {
+    /// The same activation for `InferenceWide`'s AVX-512 kernels.
+    func avx512(_ constants: UnsafePointer<Float>) -> AVX512Activation {
         switch self {
         case .none: .none
         case .relu: .relu
@@ -28,7 +28,7 @@ struct Epilogue: Sendable, Equatable {
     /// Arena offset of a tensor shaped like the output, added after `first` (a fused ADD).
     var residual: Int?
     /// Channels per pixel of `residual` when a channel PAD was folded into
-    /// it (`.lanes16` 1×1 convolutions only); nil: the output's channels.
+    /// it (`conv1x1_8x32_avx512` steps only); nil: the output's channels.
     var residualChannels: Int? = nil
     var second: Activation
 }
@@ -53,27 +53,22 @@ struct WindowGeometry: Sendable, Equatable {
 enum Step: Sendable {
     struct Convolution: Sendable {
         var input: Int, output: Int
-        /// Packed `[ceil(O/8)][KH][KW][I][8]`.
+        /// The micro-kernel the planner chose for this step.
+        var kernel: ConvolutionKernel
+        /// Offset of `kernel`'s packed weights (layout: `ConvolutionKernel`).
         var weights: Int
-        /// For a `.lanes16` model, the same weights packed again for
-        /// `InferenceWide`: a 1×1 convolution's `[ceil(O/16)][I][16]`
-        /// (`WidePointwise`), a 24-channel windowed convolution's
-        /// `[KH][KW][I][32]` (`WideWindowed24`, interior pixels), or a 16- or
-        /// 32-channel one's `[O/16][KH·KW·I][16]` (`WideWindowedBlocks`).
-        var wideWeights: Int?
         var geometry: WindowGeometry
         var epilogue: Epilogue
     }
     struct Depthwise: Sendable {
         var input: Int, output: Int
-        /// Packed `[KH][KW][roundUp8(C)]`.
+        /// The micro-kernel the planner chose for this step.
+        var kernel: DepthwiseKernel
+        /// Offset of `kernel`'s packed weights (layout: `DepthwiseKernel`).
         var weights: Int
-        /// For a `.lanes16` model's stride-1 3×3 depthwise without a fused
-        /// ADD: weights, bias and slopes packed for `WideDepthwise3x3`,
-        /// which runs the whole step (`Kernels.wideDepthwise3x3`).
-        var wideTable: Int? = nil
-        /// With `wideTable`: arena offset of `Kernels.wideDepthwiseScratch`
-        /// floats past every tensor, for a row of zeros and a border window.
+        /// For `dwconv3x3s1_4rows_avx512`: arena offset of
+        /// `Kernels.depthwise3x3s1AVX512Scratch` floats past every tensor,
+        /// for a row of zeros and a border window; 0 otherwise.
         var scratch = 0
         var geometry: WindowGeometry
         var epilogue: Epilogue

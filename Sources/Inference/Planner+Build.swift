@@ -1,5 +1,3 @@
-import InferenceWide
-
 extension Planner {
     /// Places constants in the pool, lays out the arena and emits the steps.
     mutating func build(_ nodes: [Node]) throws -> (Plan, ConstantPool) {
@@ -36,45 +34,26 @@ extension Planner {
                     bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
                     first: try place(node.first), residual: node.residual.map(at), residualChannels: node.residualChannels,
                     second: try place(node.second))
-                let offset: Int
-                let wide = !depthwise && geometry.isPointwise && kernels == .lanes16
-                // A 24-channel windowed convolution without a fused ADD: its interior runs in WideWindowed24.
-                let wideWindowed = !depthwise && !geometry.isPointwise && kernels == .lanes16
-                    && geometry.outChannels == WideWindowed24.outputChannels && epilogue.residual == nil && epilogue.second == .none
-                // 16- or 32-channel windowed convolutions likewise, in WideWindowedBlocks.
-                let wideBlocks = !depthwise && !geometry.isPointwise && kernels == .lanes16
-                    && WideWindowedBlocks.handles(outputChannels: geometry.outChannels) && epilogue.residual == nil && epilogue.second == .none
-                let taps = geometry.kernelHeight * geometry.kernelWidth * geometry.inChannels
-                // A stride-1 3×3 depthwise without a fused ADD: its row interiors run in WideDepthwise3x3.
-                let wideDepthwise = depthwise && kernels == .lanes16 && geometry.kernelHeight == 3 && geometry.kernelWidth == 3
-                    && geometry.strideHeight == 1 && geometry.strideWidth == 1 && epilogue.residual == nil && epilogue.second == .none
-                var wideOffset: Int?
-                let (inC, outC) = (geometry.inChannels, geometry.outChannels)
-                if pool.countingOnly {
-                    offset = pool.reserve(depthwise ? Self.packedDepthwiseCount(geometry) : Self.packedConvolutionCount(geometry))
-                    if wide { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: inC, outChannels: outC)) }
-                    if wideWindowed { wideOffset = pool.reserve(WideWindowed24.packedCount(taps: taps)) }
-                    if wideBlocks { wideOffset = pool.reserve(WidePointwise.packedCount(inChannels: taps, outChannels: outC)) }
-                    if wideDepthwise { wideOffset = pool.reserve(WideDepthwise3x3.packedCount(channels: inC)) }
-                } else {
-                    let values = try floats(weights)
-                    offset = pool.append(depthwise ? Self.packDepthwise(values, geometry) : Self.packConvolution(values, geometry))
-                    if wide { wideOffset = pool.append(WidePointwise.pack(values, inChannels: inC, outChannels: outC)) }
-                    if wideWindowed { wideOffset = pool.append(WideWindowed24.pack(values, taps: taps)) }
-                    if wideBlocks { wideOffset = pool.append(WidePointwise.pack(values, inChannels: taps, outChannels: outC)) }
-                    if wideDepthwise {
-                        let slopes: [Float]? = if case let .prelu(alpha) = node.first { try floats(alpha) } else { nil }
-                        wideOffset = pool.append(WideDepthwise3x3.pack(
-                            weights: values, bias: try bias.map { try floats($0) } ?? [Float](repeating: 0, count: inC),
-                            slopes: slopes, channels: inC))
-                    }
-                }
+                let fusedAdd = node.residual != nil || node.second != .none
+                let inC = geometry.inChannels
                 if depthwise {
-                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, weights: offset, wideTable: wideOffset,
+                    let kernel = depthwiseKernel(geometry, fusedAdd: fusedAdd)
+                    let offset: Int
+                    if pool.countingOnly {
+                        offset = pool.reserve(kernel.packedCount(geometry))
+                    } else {
+                        let slopes: [Float]? = if case let .prelu(alpha) = node.first { try floats(alpha) } else { nil }
+                        offset = pool.append(kernel.pack(try floats(weights), bias: try bias.map { try floats($0) } ?? [Float](repeating: 0, count: inC),
+                                                         slopes: slopes, geometry))
+                    }
+                    steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, kernel: kernel, weights: offset,
                                                   geometry: geometry, epilogue: epilogue)))
                 } else {
-                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, weights: offset,
-                                                    wideWeights: wideOffset, geometry: geometry, epilogue: epilogue)))
+                    let kernel = convolutionKernel(geometry, fusedAdd: fusedAdd)
+                    let offset = pool.countingOnly
+                        ? pool.reserve(kernel.packedCount(geometry)) : pool.append(kernel.pack(try floats(weights), geometry))
+                    steps.append(.convolution(.init(input: at(node.inputs[0]), output: output, kernel: kernel, weights: offset,
+                                                    geometry: geometry, epilogue: epilogue)))
                 }
             case let .maxPool(geometry):
                 steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))
@@ -107,12 +86,12 @@ extension Planner {
         }
         statistics.arenaFloats = layout.size
         statistics.steps = steps.count
-        // Wide depthwise steps share one scratch region after every tensor (no allocation per invocation).
+        // AVX-512 depthwise steps share one scratch region after every tensor (no allocation per invocation).
         var scratchFloats = 0
         for index in steps.indices {
-            guard case var .depthwise(d) = steps[index], d.wideTable != nil else { continue }
+            guard case var .depthwise(d) = steps[index], d.kernel == .dwconv3x3s1_4rows_avx512 else { continue }
             d.scratch = layout.size
-            scratchFloats = max(scratchFloats, Kernels.wideDepthwiseScratch(d.geometry))
+            scratchFloats = max(scratchFloats, Kernels.depthwise3x3s1AVX512Scratch(d.geometry))
             steps[index] = .depthwise(d)
         }
         let plan = Plan(steps: steps, arenaSize: layout.size + (scratchFloats + 15) / 16 * 16,
@@ -138,39 +117,5 @@ extension Planner {
         case .relu6: .relu6
         case let .prelu(alpha): .prelu(alpha: try padded(try floats(alpha)))
         }
-    }
-
-    static func packedConvolutionCount(_ g: WindowGeometry) -> Int {
-        (g.outChannels + 7) / 8 * g.kernelHeight * g.kernelWidth * g.inChannels * 8
-    }
-
-    static func packedDepthwiseCount(_ g: WindowGeometry) -> Int {
-        g.kernelHeight * g.kernelWidth * ((g.inChannels + 7) / 8 * 8)
-    }
-
-    /// `[O][KH][KW][I]` → `[ceil(O/8)][KH][KW][I][8]`, zero beyond O.
-    static func packConvolution(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
-        let taps = g.kernelHeight * g.kernelWidth
-        let perOutput = taps * g.inChannels
-        var packed = [Float](repeating: 0, count: packedConvolutionCount(g))
-        for o in 0..<g.outChannels {
-            let block = o / 8, lane = o % 8
-            for k in 0..<perOutput {
-                packed[(block * perOutput + k) * 8 + lane] = weights[o * perOutput + k]
-            }
-        }
-        return packed
-    }
-
-    /// `[1][KH][KW][C]` → `[KH][KW][roundUp8(C)]`, zero beyond C.
-    static func packDepthwise(_ weights: [Float], _ g: WindowGeometry) -> [Float] {
-        let channels = g.inChannels
-        let padded = (channels + 7) / 8 * 8
-        let taps = g.kernelHeight * g.kernelWidth
-        var packed = [Float](repeating: 0, count: packedDepthwiseCount(g))
-        for tap in 0..<taps {
-            for c in 0..<channels { packed[tap * padded + c] = weights[tap * channels + c] }
-        }
-        return packed
     }
 }

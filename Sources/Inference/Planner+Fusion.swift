@@ -49,13 +49,13 @@ extension Planner {
         nodes.removeAll { $0.removed }
     }
 
-    /// In a `.lanes16` plan, a 1×1 convolution whose fused residual is a
-    /// PAD that only appends zero channels (BlazeFace's skip connections,
-    /// e.g. 24 → 28) reads the PAD's input instead, adding zero to the extra
-    /// channels (`WidePointwise`); the PAD step goes. Same sums, so the same
+    /// Where 1×1 convolutions run `conv1x1_8x32_avx512`, one whose fused
+    /// residual is a PAD that only appends zero channels (BlazeFace's skip
+    /// connections, e.g. 24 → 28) reads the PAD's input instead, adding zero
+    /// to the extra channels (`Conv1x1AVX512`); the PAD step goes. Same sums, so the same
     /// bits as adding the padded tensor.
     private func foldChannelPads(_ nodes: inout [Node], consumers: [Int]) {
-        guard kernels == .lanes16 else { return }
+        guard conv1x1Kernel() == .conv1x1_8x32_avx512 else { return }
         var producer = [Int: Int]()
         for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
         for index in nodes.indices where !nodes[index].removed {

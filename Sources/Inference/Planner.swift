@@ -23,14 +23,14 @@ struct Planner {
     private(set) var resized = false
     /// The already packed constants of the same file planned at another size.
     let sharedConstants: ConstantPool?
-    /// The 1×1 convolutions' vector width: `.lanes16` also packs their weights for `InferenceWide`.
-    let kernels: KernelWidth
+    /// The micro-kernels this plan may choose from (`Planner+KernelChoice`).
+    let kernels: KernelSet
 
     /// - Parameters:
     ///   - inputShape: `[1, H, W, C]` to plan the (single) input at another spatial size.
     ///   - sharedConstants: the pool of a plan of the same file; constants are then
     ///     laid out but not packed again.
-    init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelWidth = .lanes8) throws {
+    init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2) throws {
         guard file.subgraphs.count == 1 else {
             throw InferenceError("the model has \(file.subgraphs.count) subgraphs; only single-subgraph models are supported")
         }

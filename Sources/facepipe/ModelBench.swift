@@ -79,7 +79,7 @@ struct ModelBench: ParsableCommand {
             }
             let median = middle(times)
             let mean = times.reduce(0, +) / Double(times.count)
-            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1")
+            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)")
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
@@ -125,7 +125,7 @@ struct ModelBench: ParsableCommand {
         }
         print("profile: per step")
         for (index, (summary, ms)) in zip(summaries, perStep).enumerated() {
-            print(String(format: "  %3d %-26@ %-12@ ms=%8.4f share=%5.1f%% mmacs=%7.2f gflops=%6.1f", index, summary.kind as NSString, summary.shape as NSString, ms, 100 * ms / all, Double(summary.multiplyAccumulates) / 1e6, rate(summary.multiplyAccumulates, ms)))
+            print(String(format: "  %3d %-26@ %-12@ ms=%8.4f share=%5.1f%% mmacs=%7.2f gflops=%6.1f %@", index, summary.kind as NSString, summary.shape as NSString, ms, 100 * ms / all, Double(summary.multiplyAccumulates) / 1e6, rate(summary.multiplyAccumulates, ms), summary.kernel as NSString))
         }
     }
 }

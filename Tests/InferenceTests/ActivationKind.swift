@@ -1,12 +1,12 @@
 import InferenceWide
 
-/// The activations the 16-lane kernel tests run, with the scalar reference
+/// The activations the AVX-512 kernel tests run, with the scalar reference
 /// each output is compared with bit for bit.
 enum ActivationKind: String, CaseIterable {
     case none, relu, relu6, prelu
 
     /// The kernel's activation; `.prelu` reads its slopes from `slopes`.
-    func wide(slopes: UnsafePointer<Float>) -> WideActivation {
+    func avx512(slopes: UnsafePointer<Float>) -> AVX512Activation {
         switch self {
         case .none: .none
         case .relu: .relu

@@ -11,11 +11,11 @@ import _TestSupport
         model == "face_detection_back.tflite" ? max(2e-4, 1e-5 * scale) : 2e-4
     }
 
-    /// Every kernel width this machine runs (the 16-lane 1×1 kernels need AVX-512).
-    static let widths = KernelWidth.allCases.filter(\.isAvailable)
+    /// Every kernel set this machine runs (`.avx512` needs AVX-512).
+    static let widths = KernelSet.allCases.filter(\.isAvailable)
 
     @Test(arguments: ParityCase.all, widths)
-    func matchesReference(_ parity: ParityCase, kernels: KernelWidth) throws {
+    func matchesReference(_ parity: ParityCase, kernels: KernelSet) throws {
         let model = try Model(contentsOf: Fixtures.model(parity.model), kernels: kernels)
         #expect(model.kernels == kernels)
         let interpreter = try Interpreter(model: model)

@@ -33,7 +33,7 @@ struct ResizedCase: Decodable, CustomTestStringConvertible, Sendable {
     }
 
     @Test(arguments: ResizedCase.all, ParityTests.widths)
-    func resizedFullRangeMatchesReference(_ resized: ResizedCase, kernels: KernelWidth) throws {
+    func resizedFullRangeMatchesReference(_ resized: ResizedCase, kernels: KernelSet) throws {
         let declared = try Model(contentsOf: Fixtures.model(resized.model), kernels: kernels)
         let model = try declared.resized(inputShape: resized.inputShape)
         #expect(model.kernels == kernels)

@@ -31,22 +31,27 @@ public struct TinyConvModel: Sendable {
 
     public init() {}
 
-    /// A 3×3 DEPTHWISE_CONV_2D over `height × width × channels`, stride 1,
+    /// A `kernel × kernel` DEPTHWISE_CONV_2D over `height × width × channels`,
     /// SAME (`padding` 0) or VALID (1), with seeded weights and biases.
-    public static func depthwise(height: Int, width: Int, channels: Int, padding: Int8, activation: Int8, seed: UInt64) -> TinyConvModel {
+    public static func depthwise(height: Int, width: Int, channels: Int, kernel: Int = 3, stride: Int = 1, padding: Int8,
+                                 activation: Int8, seed: UInt64) -> TinyConvModel {
         var model = TinyConvModel()
         var generator = SplitMix64(seed: seed)
         let (h, w, c) = (Int32(height), Int32(width), Int32(channels))
         model.isDepthwise = true
         model.deprecatedCode = 4
         model.builtinCode = 4
+        func out(_ extent: Int32) -> Int32 {
+            padding == 0 ? (extent + Int32(stride) - 1) / Int32(stride) : (extent - Int32(kernel)) / Int32(stride) + 1
+        }
         model.padding = padding
+        model.stride = Int32(stride)
         model.activation = activation
         model.inputShape = [1, h, w, c]
-        model.weightShape = [1, 3, 3, c]
+        model.weightShape = [1, Int32(kernel), Int32(kernel), c]
         model.biasShape = [c]
-        model.outputShape = padding == 0 ? [1, h, w, c] : [1, h - 2, w - 2, c]
-        model.weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        model.outputShape = [1, out(h), out(w), c]
+        model.weights = (0..<(kernel * kernel * channels)).map { _ in generator.unitFloat() - 0.5 }
         model.bias = (0..<channels).map { _ in generator.unitFloat() - 0.5 }
         return model
     }

@@ -1,9 +1,9 @@
-/// 16-lane loads and stores for the wide kernels.
+/// 16-lane loads and stores for the AVX-512 micro-kernels.
 ///
 /// Contract (as for `Inference`'s 8-lane kernels): every tensor and constant
 /// block is followed by readable floats, so whole-vector loads may run past
 /// the last channel; stores never do.
-enum WideVector {
+enum AVX512Vector {
     @inline(__always)
     static func load(_ pointer: UnsafePointer<Float>) -> SIMD16<Float> {
         UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<Float>.self)

@@ -1,5 +1,6 @@
-/// The interior of one output row of a stride-1 3×3 depthwise convolution on
-/// 16-lane vectors, with the row seen as one flat run of floats.
+/// The `dwconv3x3s1_4rows_avx512` micro-kernel's sweeps: the interior of
+/// one output row (or two, or four) of a stride-1 3×3 depthwise convolution
+/// on 16-lane vectors, with the row seen as one flat run of floats.
 ///
 /// With stride 1, output float `f` of a row (pixel `f / C`, channel `f % C`)
 /// reads input float `f + ky·rowFloats + kx·C` for tap (ky, kx), the same
@@ -13,7 +14,7 @@
 /// Each output sums its nine taps from zero in the same order as
 /// `Inference`'s 8-lane kernel (ky, then kx), then adds the bias and applies
 /// the activation, so results are bit-identical.
-public enum WideDepthwise3x3 {
+public enum Depthwise3x3s1AVX512 {
     /// Floats per packed row (a tap's weights, the bias or the slopes).
     public static func span(channels: Int) -> Int { period(channels: channels) + 48 }
 
@@ -32,7 +33,7 @@ public enum WideDepthwise3x3 {
     /// `0..<span`.
     public static func pack(weights: [Float], bias: [Float], slopes: [Float]?, channels: Int) -> [Float] {
         precondition(weights.count == 9 * channels && bias.count == channels && (slopes?.count ?? channels) == channels,
-                     "WideDepthwise3x3.pack: \(weights.count) weights, \(bias.count) biases for \(channels) channels")
+                     "Depthwise3x3s1AVX512.pack: \(weights.count) weights, \(bias.count) biases for \(channels) channels")
         let span = span(channels: channels)
         var packed = [Float](repeating: 0, count: packedCount(channels: channels))
         for j in 0..<span {
@@ -56,13 +57,13 @@ public enum WideDepthwise3x3 {
     @inline(never)
     public static func row(top: UnsafePointer<Float>, middle: UnsafePointer<Float>, bottom: UnsafePointer<Float>,
                            channels: Int, table: UnsafePointer<Float>,
-                           count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+                           count: Int, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
         let rows = (top, middle, bottom, bottom), outputs = (output, output)
         switch activation {
-        case .none: sweep(rows, channels, table, count, outputs, twoRows: false, WideIdentity())
-        case .relu: sweep(rows, channels, table, count, outputs, twoRows: false, WideReLU())
-        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: false, WideReLU6())
-        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: false, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        case .none: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512Identity())
+        case .relu: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512ReLU())
+        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512ReLU6())
+        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
         }
     }
 
@@ -72,13 +73,13 @@ public enum WideDepthwise3x3 {
     /// instead of 2. Same sums in the same order as `row`.
     @inline(never)
     public static func twoRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-                               channels: Int, table: UnsafePointer<Float>, count: Int, activation: WideActivation,
+                               channels: Int, table: UnsafePointer<Float>, count: Int, activation: AVX512Activation,
                                outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
         switch activation {
-        case .none: sweep(rows, channels, table, count, outputs, twoRows: true, WideIdentity())
-        case .relu: sweep(rows, channels, table, count, outputs, twoRows: true, WideReLU())
-        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: true, WideReLU6())
-        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: true, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        case .none: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512Identity())
+        case .relu: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512ReLU())
+        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512ReLU6())
+        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
         }
     }
 
@@ -89,27 +90,27 @@ public enum WideDepthwise3x3 {
     @inline(never)
     public static func fourRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
                                          UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-                                channels: Int, table: UnsafePointer<Float>, count: Int, activation: WideActivation,
+                                channels: Int, table: UnsafePointer<Float>, count: Int, activation: AVX512Activation,
                                 outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
                                           UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
         switch activation {
-        case .none: sweepFour(rows, channels, table, count, outputs, WideIdentity())
-        case .relu: sweepFour(rows, channels, table, count, outputs, WideReLU())
-        case .relu6: sweepFour(rows, channels, table, count, outputs, WideReLU6())
-        case .prelu: sweepFour(rows, channels, table, count, outputs, WidePReLU(alpha: table + 10 * span(channels: channels)))
+        case .none: sweepFour(rows, channels, table, count, outputs, AVX512Identity())
+        case .relu: sweepFour(rows, channels, table, count, outputs, AVX512ReLU())
+        case .relu6: sweepFour(rows, channels, table, count, outputs, AVX512ReLU6())
+        case .prelu: sweepFour(rows, channels, table, count, outputs, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
         }
     }
 
     /// `row` for input rows `rowFloats` apart from `input` on.
     public static func row(input: UnsafePointer<Float>, rowFloats: Int, channels: Int, table: UnsafePointer<Float>,
-                           count: Int, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+                           count: Int, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
         row(top: input, middle: input + rowFloats, bottom: input + 2 * rowFloats, channels: channels, table: table,
             count: count, activation: activation, output: output)
     }
 
     /// The sweep; `twoRows` is a constant at each call, so each caller gets its own loop.
     @inline(__always)
-    private static func sweep<A: WideActivationFunction>(
+    private static func sweep<A: AVX512ActivationFunction>(
         _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
         _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int,
         _ outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>), twoRows: Bool, _ activation: A
@@ -122,14 +123,14 @@ public enum WideDepthwise3x3 {
         @inline(__always) func sums(_ f: Int, _ phase: Int, _ lane: Int) -> (SIMD16<Float>, SIMD16<Float>) {
             var top = SIMD16<Float>.zero, bottom = SIMD16<Float>.zero
             @inline(__always) func tap(_ k: Int, _ upper: UnsafePointer<Float>, _ lower: UnsafePointer<Float>) {
-                let weight = WideVector.load(table + k * span + phase + lane)
-                top = top.addingProduct(WideVector.load(upper + f + lane), weight)
-                if twoRows { bottom = bottom.addingProduct(WideVector.load(lower + f + lane), weight) }
+                let weight = AVX512Vector.load(table + k * span + phase + lane)
+                top = top.addingProduct(AVX512Vector.load(upper + f + lane), weight)
+                if twoRows { bottom = bottom.addingProduct(AVX512Vector.load(lower + f + lane), weight) }
             }
             tap(0, r0, r1); tap(1, r0 + c1, r1 + c1); tap(2, r0 + c2, r1 + c2)
             tap(3, r1, r2); tap(4, r1 + c1, r2 + c1); tap(5, r1 + c2, r2 + c2)
             tap(6, r2, r3); tap(7, r2 + c1, r3 + c1); tap(8, r2 + c2, r3 + c2)
-            let b = WideVector.load(bias + phase + lane)
+            let b = AVX512Vector.load(bias + phase + lane)
             return (activation(top + b, channel: phase + lane), twoRows ? activation(bottom + b, channel: phase + lane) : top)
         }
         @inline(__always) func store(_ values: (SIMD16<Float>, SIMD16<Float>), _ at: Int) {
@@ -148,8 +149,8 @@ public enum WideDepthwise3x3 {
         while f < count {
             let lanes = min(16, count - f)
             let v = sums(f, phase, 0)
-            WideVector.store(v.0, outputs.0 + f, lanes: lanes)
-            if twoRows { WideVector.store(v.1, outputs.1 + f, lanes: lanes) }
+            AVX512Vector.store(v.0, outputs.0 + f, lanes: lanes)
+            if twoRows { AVX512Vector.store(v.1, outputs.1 + f, lanes: lanes) }
             f += 16
             phase += 16
             if phase == period { phase = 0 }
@@ -157,7 +158,7 @@ public enum WideDepthwise3x3 {
     }
 
     @inline(__always)
-    private static func sweepFour<A: WideActivationFunction>(
+    private static func sweepFour<A: AVX512ActivationFunction>(
         _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
                  UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
         _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int,
@@ -174,17 +175,17 @@ public enum WideDepthwise3x3 {
             var s0 = SIMD16<Float>.zero, s1 = s0, s2 = s0, s3 = s0
             @inline(__always) func tap(_ k: Int, _ offset: Int, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                        _ c: UnsafePointer<Float>, _ d: UnsafePointer<Float>) {
-                let weight = WideVector.load(table + k * span + phase + lane)
+                let weight = AVX512Vector.load(table + k * span + phase + lane)
                 let at = f + lane + offset
-                s0 = s0.addingProduct(WideVector.load(a + at), weight)
-                s1 = s1.addingProduct(WideVector.load(b + at), weight)
-                s2 = s2.addingProduct(WideVector.load(c + at), weight)
-                s3 = s3.addingProduct(WideVector.load(d + at), weight)
+                s0 = s0.addingProduct(AVX512Vector.load(a + at), weight)
+                s1 = s1.addingProduct(AVX512Vector.load(b + at), weight)
+                s2 = s2.addingProduct(AVX512Vector.load(c + at), weight)
+                s3 = s3.addingProduct(AVX512Vector.load(d + at), weight)
             }
             tap(0, 0, r0, r1, r2, r3); tap(1, c1, r0, r1, r2, r3); tap(2, c2, r0, r1, r2, r3)
             tap(3, 0, r1, r2, r3, r4); tap(4, c1, r1, r2, r3, r4); tap(5, c2, r1, r2, r3, r4)
             tap(6, 0, r2, r3, r4, r5); tap(7, c1, r2, r3, r4, r5); tap(8, c2, r2, r3, r4, r5)
-            let b = WideVector.load(bias + phase + lane)
+            let b = AVX512Vector.load(bias + phase + lane)
             return (activation(s0 + b, channel: phase + lane), activation(s1 + b, channel: phase + lane),
                     activation(s2 + b, channel: phase + lane), activation(s3 + b, channel: phase + lane))
         }
@@ -206,10 +207,10 @@ public enum WideDepthwise3x3 {
         while f < count {
             let lanes = min(16, count - f)
             let v = sums(f, phase, 0)
-            WideVector.store(v.0, outputs.0 + f, lanes: lanes)
-            WideVector.store(v.1, outputs.1 + f, lanes: lanes)
-            WideVector.store(v.2, outputs.2 + f, lanes: lanes)
-            WideVector.store(v.3, outputs.3 + f, lanes: lanes)
+            AVX512Vector.store(v.0, outputs.0 + f, lanes: lanes)
+            AVX512Vector.store(v.1, outputs.1 + f, lanes: lanes)
+            AVX512Vector.store(v.2, outputs.2 + f, lanes: lanes)
+            AVX512Vector.store(v.3, outputs.3 + f, lanes: lanes)
             f += 16
             phase += 16
             if phase == period { phase = 0 }

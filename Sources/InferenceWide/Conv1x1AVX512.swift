@@ -1,6 +1,6 @@
-/// 1×1 convolutions (GEMMs over pixels) with 16-lane vectors, for CPUs with
-/// AVX-512: this target is compiled for skylake-avx512, so `Inference` calls
-/// it only after checking the CPU (`facepipe_cpu_has_avx512`).
+/// The `conv1x1_8x32_avx512` micro-kernel: 1×1 convolutions (GEMMs over
+/// pixels) with 16-lane vectors. This target is compiled for
+/// skylake-avx512, so `Inference` plans it only in `KernelSet.avx512`.
 ///
 /// Tiles of 8 pixels × 32 output channels in sixteen zmm accumulators (32
 /// registers exist); an odd last 16-channel block in an 8 × 16 tile; when
@@ -8,17 +8,7 @@
 /// tile; leftover pixels one at a time. Per input channel a tile loads two weight vectors and
 /// broadcasts eight inputs for sixteen FMAs, so the FMA units are the limit.
 /// Weights are packed `[ceil(O/16)][I][16]`, zero past O.
-public enum WidePointwise {
-    /// Whether this module was compiled for AVX-512 (otherwise its kernels are
-    /// correct but no faster, and `Inference` does not use them).
-    public static var compiledForAVX512: Bool {
-        #if FACEPIPE_WIDE_AVX512
-        true
-        #else
-        false
-        #endif
-    }
-
+public enum Conv1x1AVX512 {
     /// Floats of the packed weights for `inChannels` → `outChannels`.
     public static func packedCount(inChannels: Int, outChannels: Int) -> Int {
         (outChannels + 15) / 16 * inChannels * 16
@@ -42,21 +32,21 @@ public enum WidePointwise {
     public static func run(
         input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
         pixels: Int, inChannels: Int, outChannels: Int, bias: UnsafePointer<Float>,
-        residual: UnsafePointer<Float>?, residualChannels: Int, first: WideActivation, second: WideActivation
+        residual: UnsafePointer<Float>?, residualChannels: Int, first: AVX512Activation, second: AVX512Activation
     ) {
-        struct Run: WideEpilogueConsumer {
+        struct Run: AVX512EpilogueConsumer {
             let input: UnsafePointer<Float>, weights: UnsafePointer<Float>
             let pixels: Int, inChannels: Int, outChannels: Int
-            func run<E: WideOutputEpilogue>(_ epilogue: E) {
-                WidePointwise.gemm(input: input, weights: weights, pixels: pixels, inC: inChannels, outC: outChannels, epilogue: epilogue)
+            func run<E: AVX512OutputEpilogue>(_ epilogue: E) {
+                Conv1x1AVX512.gemm(input: input, weights: weights, pixels: pixels, inC: inChannels, outC: outChannels, epilogue: epilogue)
             }
         }
-        WideActivation.withEpilogue(first: first, second: second, bias: bias, residual: residual,
+        AVX512Activation.withEpilogue(first: first, second: second, bias: bias, residual: residual,
                                     residualChannels: residualChannels, outputChannels: outChannels, output: output,
                                     Run(input: input, weights: weights, pixels: pixels, inChannels: inChannels, outChannels: outChannels))
     }
 
-    static func gemm<E: WideOutputEpilogue>(input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
+    static func gemm<E: AVX512OutputEpilogue>(input: UnsafePointer<Float>, weights: UnsafePointer<Float>,
                                             pixels: Int, inC: Int, outC: Int, epilogue: E) {
         let blocks = (outC + 15) / 16
         let panel = inC * 16
@@ -75,7 +65,7 @@ public enum WidePointwise {
                 var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
                 var b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0
                 for i in 0..<inC {
-                    let va = WideVector.load(wa + i * 16), vb = WideVector.load(wb + i * 16)
+                    let va = AVX512Vector.load(wa + i * 16), vb = AVX512Vector.load(wb + i * 16)
                     var s = SIMD16(repeating: x0[i])
                     a0 = a0.addingProduct(s, va); b0 = b0.addingProduct(s, vb)
                     s = SIMD16(repeating: x1[i])
@@ -117,7 +107,7 @@ public enum WidePointwise {
                 let wa = weights + b * panel
                 var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
                 for i in 0..<inC {
-                    let va = WideVector.load(wa + i * 16)
+                    let va = AVX512Vector.load(wa + i * 16)
                     a0 = a0.addingProduct(SIMD16(repeating: x0[i]), va); a1 = a1.addingProduct(SIMD16(repeating: x1[i]), va)
                     a2 = a2.addingProduct(SIMD16(repeating: x2[i]), va); a3 = a3.addingProduct(SIMD16(repeating: x3[i]), va)
                     a4 = a4.addingProduct(SIMD16(repeating: x4[i]), va); a5 = a5.addingProduct(SIMD16(repeating: x5[i]), va)
@@ -145,7 +135,7 @@ public enum WidePointwise {
             for b in 0..<blocks {
                 let wa = weights + b * panel
                 var a0 = SIMD16<Float>.zero
-                for i in 0..<inC { a0 = a0.addingProduct(SIMD16(repeating: x0[i]), WideVector.load(wa + i * 16)) }
+                for i in 0..<inC { a0 = a0.addingProduct(SIMD16(repeating: x0[i]), AVX512Vector.load(wa + i * 16)) }
                 let c = b * 16
                 epilogue.store(a0, channel: c, lanes: min(16, outC - c), element: p * outC + c, pixel: p)
             }
@@ -156,14 +146,14 @@ public enum WidePointwise {
     /// 8 pixels × (16 + at most 8) channels: the last two blocks, sharing
     /// each broadcast input.
     @inline(__always)
-    static func tileWithNarrowTail<E: WideOutputEpilogue>(_ x0: UnsafePointer<Float>, inC: Int, weights wa: UnsafePointer<Float>,
+    static func tileWithNarrowTail<E: AVX512OutputEpilogue>(_ x0: UnsafePointer<Float>, inC: Int, weights wa: UnsafePointer<Float>,
                                                           panel: Int, pixel p: Int, channel c: Int, outC: Int, epilogue: E) {
         let wb = wa + panel
         let x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC, x4 = x3 + inC, x5 = x4 + inC, x6 = x5 + inC, x7 = x6 + inC
         var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
         var t0 = SIMD8<Float>.zero, t1 = t0, t2 = t0, t3 = t0, t4 = t0, t5 = t0, t6 = t0, t7 = t0
         for i in 0..<inC {
-            let va = WideVector.load(wa + i * 16), vb = UnsafeRawPointer(wb + i * 16).loadUnaligned(as: SIMD8<Float>.self)
+            let va = AVX512Vector.load(wa + i * 16), vb = UnsafeRawPointer(wb + i * 16).loadUnaligned(as: SIMD8<Float>.self)
             var v = x0[i]
             a0 = a0.addingProduct(SIMD16(repeating: v), va); t0 = t0.addingProduct(SIMD8(repeating: v), vb)
             v = x1[i]

@@ -1,5 +1,5 @@
-/// The interior of a windowed (KH×KW, any stride) convolution with 24 output
-/// channels — the short-range detector's 5×5/2 first layer — on 16-lane
+/// The interior of `conv_8x24_avx512_interior_avx2_border`: a windowed
+/// (KH×KW, any stride) convolution with 24 output channels — the short-range detector's 5×5/2 first layer — on 16-lane
 /// vectors. Two pixels' 48 outputs fill three vectors exactly: pixel 0's
 /// channels 0–15, channels 16–23 of both pixels, pixel 1's channels 0–15.
 /// So every FMA uses all 16 lanes, where the 8-lane kernel needs three FMAs
@@ -7,14 +7,14 @@
 /// 8-lane kernel, so results are bit-identical.
 ///
 /// Weights are packed `[KH][KW][I][32]`: channels 0–15, then 16–23 twice.
-public enum WideWindowed24 {
+public enum ConvInterior24AVX512 {
     public static let outputChannels = 24
 
     public static func packedCount(taps: Int) -> Int { taps * 32 }
 
     /// Packs TFLite's `[24][KH][KW][I]` filter (`taps` = KH·KW·I floats per channel).
     public static func pack(_ values: [Float], taps: Int) -> [Float] {
-        precondition(values.count == outputChannels * taps, "WideWindowed24.pack: \(values.count) weights for \(taps) taps")
+        precondition(values.count == outputChannels * taps, "ConvInterior24AVX512.pack: \(values.count) weights for \(taps) taps")
         var packed = [Float](repeating: 0, count: packedCount(taps: taps))
         for tap in 0..<taps {
             for channel in 0..<16 { packed[tap * 32 + channel] = values[channel * taps + tap] }
@@ -36,7 +36,7 @@ public enum WideWindowed24 {
     @inline(never)
     public static func fourPixels(rowStart: UnsafePointer<Float>, pixelStep: Int, inRowFloats: Int, rowRun: Int,
                                   kyStart: Int, kyEnd: Int, weights: UnsafePointer<Float>,
-                                  bias: UnsafePointer<Float>, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+                                  bias: UnsafePointer<Float>, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
         var a0 = SIMD16<Float>.zero, m0 = a0, b0 = a0
         var a1 = a0, m1 = a0, b1 = a0
         for ky in kyStart..<max(kyStart, kyEnd) {
@@ -44,7 +44,7 @@ public enum WideWindowed24 {
             let x1 = x0 + pixelStep, x2 = x1 + pixelStep, x3 = x2 + pixelStep
             let w = weights + ky * rowRun * 32
             for k in 0..<rowRun {
-                let low = WideVector.load(w + k * 32), high = WideVector.load(w + k * 32 + 16)
+                let low = AVX512Vector.load(w + k * 32), high = AVX512Vector.load(w + k * 32 + 16)
                 let v0 = x0[k], v1 = x1[k], v2 = x2[k], v3 = x3[k]
                 a0 = a0.addingProduct(SIMD16(repeating: v0), low)
                 m0 = m0.addingProduct(SIMD16(lowHalf: SIMD8(repeating: v0), highHalf: SIMD8(repeating: v1)), high)
@@ -65,7 +65,7 @@ public enum WideWindowed24 {
     @inline(never)
     public static func eightPixels(rowStart: UnsafePointer<Float>, pixelStep: Int, inRowFloats: Int, rowRun: Int,
                                    kyStart: Int, kyEnd: Int, weights: UnsafePointer<Float>,
-                                   bias: UnsafePointer<Float>, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
+                                   bias: UnsafePointer<Float>, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
         var a0 = SIMD16<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
         var t0 = SIMD8<Float>.zero, t1 = t0, t2 = t0, t3 = t0, t4 = t0, t5 = t0, t6 = t0, t7 = t0
         for ky in kyStart..<max(kyStart, kyEnd) {
@@ -74,7 +74,7 @@ public enum WideWindowed24 {
             let x4 = x3 + pixelStep, x5 = x4 + pixelStep, x6 = x5 + pixelStep, x7 = x6 + pixelStep
             let w = weights + ky * rowRun * 32
             for k in 0..<rowRun {
-                let low = WideVector.load(w + k * 32)
+                let low = AVX512Vector.load(w + k * 32)
                 let tail = UnsafeRawPointer(w + k * 32 + 16).loadUnaligned(as: SIMD8<Float>.self)
                 var v = x0[k]
                 a0 = a0.addingProduct(SIMD16(repeating: v), low); t0 = t0.addingProduct(SIMD8(repeating: v), tail)
@@ -105,26 +105,26 @@ public enum WideWindowed24 {
     @inline(__always)
     static func storeFour(_ a0: SIMD16<Float>, _ m0: SIMD16<Float>, _ b0: SIMD16<Float>,
                           _ a1: SIMD16<Float>, _ m1: SIMD16<Float>, _ b1: SIMD16<Float>,
-                          bias: UnsafePointer<Float>, activation: WideActivation, output: UnsafeMutablePointer<Float>) {
-        let lowBias = WideVector.load(bias)
+                          bias: UnsafePointer<Float>, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
+        let lowBias = AVX512Vector.load(bias)
         let tail = UnsafeRawPointer(bias + 16).loadUnaligned(as: SIMD8<Float>.self)
         let midBias = SIMD16(lowHalf: tail, highHalf: tail)
         switch activation {
-        case .none: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideIdentity(), WideIdentity())
-        case .relu: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideReLU(), WideReLU())
-        case .relu6: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WideReLU6(), WideReLU6())
+        case .none: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, AVX512Identity(), AVX512Identity())
+        case .relu: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, AVX512ReLU(), AVX512ReLU())
+        case .relu6: store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, AVX512ReLU6(), AVX512ReLU6())
         case let .prelu(alpha):
             // The middle vectors' slopes: channels 16–23 for both halves, laid out like the bias.
             let slopes = UnsafeRawPointer(alpha + 16).loadUnaligned(as: SIMD8<Float>.self)
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { mid in
                 UnsafeMutableRawPointer(mid.baseAddress!).storeBytes(of: SIMD16(lowHalf: slopes, highHalf: slopes), as: SIMD16<Float>.self)
-                store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, WidePReLU(alpha: alpha), WidePReLU(alpha: UnsafePointer(mid.baseAddress!)))
+                store(a0, m0, b0, a1, m1, b1, lowBias, midBias, output, AVX512PReLU(alpha: alpha), AVX512PReLU(alpha: UnsafePointer(mid.baseAddress!)))
             }
         }
     }
 
     @inline(__always)
-    static func store<Low: WideActivationFunction, Mid: WideActivationFunction>(
+    static func store<Low: AVX512ActivationFunction, Mid: AVX512ActivationFunction>(
         _ a0: SIMD16<Float>, _ m0: SIMD16<Float>, _ b0: SIMD16<Float>,
         _ a1: SIMD16<Float>, _ m1: SIMD16<Float>, _ b1: SIMD16<Float>,
         _ lowBias: SIMD16<Float>, _ midBias: SIMD16<Float>, _ output: UnsafeMutablePointer<Float>, _ low: Low, _ mid: Mid
@@ -135,15 +135,15 @@ public enum WideWindowed24 {
 
     /// Two pixels: `a` is the first's channels 0–15, `b` the second's, `m` channels 16–23 of both.
     @inline(__always)
-    static func storePair<Low: WideActivationFunction, Mid: WideActivationFunction>(
+    static func storePair<Low: AVX512ActivationFunction, Mid: AVX512ActivationFunction>(
         _ a: SIMD16<Float>, _ m: SIMD16<Float>, _ b: SIMD16<Float>,
         _ lowBias: SIMD16<Float>, _ midBias: SIMD16<Float>, _ output: UnsafeMutablePointer<Float>, _ low: Low, _ mid: Mid
     ) {
         let c = outputChannels
         let middle = mid(m + midBias, channel: 0)
-        WideVector.store(low(a + lowBias, channel: 0), output, lanes: 16)
+        AVX512Vector.store(low(a + lowBias, channel: 0), output, lanes: 16)
         UnsafeMutableRawPointer(output + 16).storeBytes(of: middle.lowHalf, as: SIMD8<Float>.self)
-        WideVector.store(low(b + lowBias, channel: 0), output + c, lanes: 16)
+        AVX512Vector.store(low(b + lowBias, channel: 0), output + c, lanes: 16)
         UnsafeMutableRawPointer(output + c + 16).storeBytes(of: middle.highHalf, as: SIMD8<Float>.self)
     }
 }

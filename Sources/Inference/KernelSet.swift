@@ -1,0 +1,54 @@
+import Foundation
+import InferenceWide
+
+/// Which micro-kernels a model's plan may choose from, fixed when it is
+/// planned (see `ConvolutionKernel`, `DepthwiseKernel`).
+///
+/// `.avx2` holds the 8-lane kernels, compiled for the build's target CPU
+/// (x86-64-v3 by default). `.avx512` adds `InferenceWide`'s 16-lane
+/// kernels, compiled for skylake-avx512, where a layer has one. Both sets
+/// give the same bytes: the 16-lane kernels sum every output in the 8-lane
+/// kernels' order.
+///
+/// The set is chosen from the CPU probe (`best(for:)`) unless one is passed
+/// to `Model`, or the process sets another default once at start-up
+/// (`setProcessDefault`: the facepipe command does, from `FACEPIPE_KERNELS`).
+public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
+    case avx2
+    case avx512
+
+    /// Whether this process can run the set: `.avx512` needs `InferenceWide`
+    /// compiled for AVX-512 and a CPU with AVX-512 F/BW/DQ/VL.
+    public var isAvailable: Bool { Self.isAvailable(self, on: .current) }
+
+    /// The largest set `features` can run.
+    public static func best(for features: CPUFeatures) -> KernelSet {
+        isAvailable(.avx512, on: features) ? .avx512 : .avx2
+    }
+
+    private static func isAvailable(_ set: KernelSet, on features: CPUFeatures) -> Bool {
+        switch set {
+        case .avx2: true
+        case .avx512: AVX512Build.isCompiled && features.isSuperset(of: .skylakeAVX512)
+        }
+    }
+
+    /// The set `Model` plans with when none is passed: the one given to
+    /// `setProcessDefault`, or else `best(for: .current)`.
+    public static var processDefault: KernelSet {
+        processDefaultLock.withLock { chosenDefault } ?? best(for: .current)
+    }
+
+    /// Makes `set` (or, when it is unavailable, `.avx2`) the default of every
+    /// model planned afterwards. Meant to be called once at start-up by the
+    /// program's run configuration, before any model is loaded.
+    public static func setProcessDefault(_ set: KernelSet) {
+        processDefaultLock.withLock { chosenDefault = set.isAvailable ? set : .avx2 }
+    }
+
+    private static let processDefaultLock = NSLock()
+    /// Guarded by `processDefaultLock`.
+    nonisolated(unsafe) private static var chosenDefault: KernelSet?
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,90 @@
+import Inference
+import InferenceWide
+import Testing
+import _TestSupport
+
+/// The depthwise family: every variant's whole steps (borders, padding
+/// rows, tiny maps) against `WindowReference.depthwise` bit for bit, and
+/// the AVX-512 flat row sweep alone for every activation.
+@Suite struct DepthwiseKernelTests {
+    /// Maps (height, width, channels, padding).
+    static let maps: [(Int, Int, Int, Int8)] = [(5, 7, 24, 0), (1, 1, 8, 0), (2, 3, 28, 0), (6, 4, 42, 0), (9, 11, 32, 1),
+                                                (4, 19, 96, 0), (12, 21, 20, 0)]
+    /// (kernel name, window, stride) on the 8-lane set.
+    static let avx2Layers = [("dwconv3x3s1_8px_avx2", 3, 1), ("dwconv3x3s2_4px_avx2", 3, 2), ("dwconv3x3_4px_avx2", 3, 3),
+                             ("dwconv5x5_4px_avx2", 5, 1), ("dwconv5x5_4px_avx2", 5, 2), ("dwconv_1px_avx2", 7, 1),
+                             ("dwconv_1px_avx2", 2, 2)]
+    /// (kernel name, window, stride) on the AVX-512 set.
+    static let avx512Layers = [("dwconv3x3s1_4rows_avx512", 3, 1), ("dwconv3x3s2_4px_avx2", 3, 2)]
+
+    @Test(arguments: avx2Layers, maps)
+    func avx2Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int, Int8)) throws {
+        try check(.avx2, layer, map)
+    }
+
+    @Test(.avx512, arguments: avx512Layers, maps)
+    func avx512Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int, Int8)) throws {
+        try check(.avx512, layer, map)
+    }
+
+    private func check(_ kernels: KernelSet, _ layer: (name: String, kernel: Int, stride: Int),
+                       _ map: (height: Int, width: Int, channels: Int, padding: Int8)) throws {
+        // VALID needs the window inside the map.
+        guard map.padding == 0 || (map.height >= layer.kernel && map.width >= layer.kernel) else { return }
+        for activation: Int8 in [0, 1, 3] {
+            let tiny = TinyConvModel.depthwise(height: map.height, width: map.width, channels: map.channels, kernel: layer.kernel,
+                                               stride: layer.stride, padding: map.padding, activation: activation,
+                                               seed: UInt64(map.channels + Int(activation)))
+            let model = try Model(bytes: tiny.serialized(), kernels: kernels)
+            #expect(model.stepSummaries.map(\.kernel) == [layer.name])
+            var generator = SplitMix64(seed: UInt64(map.height * map.width))
+            let input = (0..<(map.height * map.width * map.channels)).map { _ in generator.unitFloat() * 4 - 2 }
+            let got = try Interpreter(model: model).run([input])[0]
+            let shape = WindowReference.Shape(height: map.height, width: map.width, kernel: layer.kernel, stride: layer.stride,
+                                              padding: map.padding)
+            let expected = WindowReference.depthwise(input, shape, weights: tiny.weights, bias: tiny.bias, activation: activation)
+            #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
+                    "\(layer.name) \(layer.kernel)×\(layer.kernel)/\(layer.stride) on \(map.height)×\(map.width)×\(map.channels), padding \(map.padding), activation \(activation)")
+        }
+    }
+
+    /// `Depthwise3x3s1AVX512.row` over whole vectors, single vectors and a partial tail, every activation.
+    @Test(.avx512, arguments: [8, 24, 28, 42, 96], ActivationKind.allCases)
+    func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
+        // 13 output pixels: whole blocks of four vectors, single vectors and a partial tail for every channel count.
+        let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
+        var generator = SplitMix64(seed: UInt64(channels))
+        let input = (0..<(3 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
+        let slopes = (0..<channels).map { _ in generator.unitFloat() }
+        let table = Depthwise3x3s1AVX512.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        let count = pixels * channels
+        var output = [Float](repeating: .nan, count: count + 16)
+        input.withUnsafeBufferPointer { x in
+            table.withUnsafeBufferPointer { t in
+                output.withUnsafeMutableBufferPointer { out in
+                    // `.prelu`'s pointer is ignored: the slopes are in the table.
+                    Depthwise3x3s1AVX512.row(input: x.baseAddress!, rowFloats: rowFloats, channels: channels, table: t.baseAddress!,
+                                         count: count, activation: kind.avx512(slopes: t.baseAddress!), output: out.baseAddress!)
+                }
+            }
+        }
+        for pixel in 0..<pixels {
+            for channel in 0..<channels {
+                var sum: Float = 0
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        sum = sum.addingProduct(input[ky * rowFloats + (pixel + kx) * channels + channel],
+                                                weights[(ky * 3 + kx) * channels + channel])
+                    }
+                }
+                let expected = kind.reference(sum + bias[channel], slope: slopes[channel])
+                let got = output[pixel * channels + channel]
+                #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
+            }
+        }
+        let untouched = output[count...].allSatisfy { $0.isNaN }
+        #expect(untouched, "wrote past the row")
+    }
+}
