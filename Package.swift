@@ -73,6 +73,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Timing probes for benchmarks/ (print, never assert); in this package for `package` APIs.
+        .executableTarget(name: "facepipe-probes", dependencies: [
+            "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "benchmarks/probes", swiftSettings: simdSwift),
 
         // MARK: Tests
         .target(name: "_TestSupport", dependencies: ["ImageCore"], path: "Tests/_TestSupport"),

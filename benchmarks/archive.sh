@@ -27,11 +27,15 @@ best_of_3() {  # prints the best wall time in seconds of "$@"
   echo "$best"
 }
 
-swift build -c release --build-tests > /dev/null
+swift build -c release --product facepipe-probes > /dev/null
+probes="$(swift build -c release --show-bin-path)/facepipe-probes"
+names=""
 printf "%-28s %10s %10s %10s %8s\n" archive facepipe "GNU tar" tarfile "tar/fp"
 for a in "$archive" "$archive.gz" "$archive.zst"; do
   [ -f "$a" ] || continue
-  fp=$(FACEPIPE_BENCH_ARCHIVE="$a" swift test -c release --skip-build --filter ArchiveReadBenchmark 2>&1 | sed -n 's/.*BENCH facepipe-TarReader .* seconds=\([0-9.e-]*\) .*/\1/p')
+  out=$("$probes" archive "$a")
+  fp=$(sed -n 's/^BENCH facepipe-TarReader .* seconds=\([0-9.e-]*\) .*/\1/p' <<< "$out")
+  if [ "$a" = "$archive" ]; then names=$(sed -n 's/^BENCH \(SafeOutputPath .*\)/\1/p' <<< "$out"); fi
   case "$a" in *.zst) tarflags="--zstd -xOf" ;; *) tarflags="-xOf" ;; esac
   gnu=$(best_of_3 tar $tarflags "$a")
   pyt="n/a"
@@ -41,4 +45,4 @@ with tarfile.open(sys.argv[1]) as t:
         if m.isfile(): t.extractfile(m).read()' "$a")
   printf "%-28s %9.3fs %9.3fs %10s %7.2fx\n" "$(basename "$a")" "$fp" "$gnu" "$pyt" "$(echo "$gnu / $fp" | bc -l)"
 done
-FACEPIPE_BENCH_ARCHIVE="$archive" swift test -c release --skip-build --filter ArchiveReadBenchmark 2>&1 | grep "BENCH SafeOutputPath" | sed 's/^.*BENCH //'
+echo "$names"

@@ -5,4 +5,5 @@
 # Needs `make models sources`. Prints "TIMING <case>: median <ms> ms".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FACEPIPE_FACE_TIMING=1 swift test -c release --filter faceTimingProbe 2>&1 | grep TIMING
+swift build -c release --product facepipe-probes > /dev/null
+"$(swift build -c release --show-bin-path)/facepipe-probes" faces

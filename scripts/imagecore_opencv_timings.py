@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Single-thread OpenCV timings of the operations ImageCoreTimings measures, on the same 4000x3000 noise image.
+"""Single-thread OpenCV timings of the operations `facepipe-probes imagecore` measures, on a 4000x3000 noise image.
 
 Run side by side (same moment, same load):
-  IMAGECORE_TIMINGS=1 swift test -c release --filter ImageCoreTimings 2>&1 | grep ^imagecore
+  swift build -c release --product facepipe-probes
+  "$(swift build -c release --show-bin-path)/facepipe-probes" imagecore
   .venv/bin/python scripts/imagecore_opencv_timings.py      # needs `make venv` (opencv-python-headless)
 """
 import time, math, numpy as np, cv2

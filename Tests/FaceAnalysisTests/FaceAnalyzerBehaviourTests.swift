@@ -4,24 +4,6 @@ import ImageCore
 import Testing
 import _TestSupport
 
-extension RGBImage {
-    /// `self` pasted into a `width × height` canvas of `fill` at (x, y).
-    func pasted(into width: Int, _ height: Int, at x: Int, _ y: Int, fill: UInt8 = 96) -> RGBImage {
-        var canvas = RGBImage(width: width, height: height, fill: (fill, fill, fill))
-        canvas.paste(self, at: x, y)
-        return canvas
-    }
-
-    mutating func paste(_ other: RGBImage, at x: Int, _ y: Int) {
-        for row in 0..<other.height where y + row >= 0 && y + row < height {
-            for column in 0..<other.width where x + column >= 0 && x + column < width {
-                let s = (row * other.width + column) * 3, d = ((y + row) * width + x + column) * 3
-                pixels[d] = other.pixels[s]; pixels[d + 1] = other.pixels[s + 1]; pixels[d + 2] = other.pixels[s + 2]
-            }
-        }
-    }
-}
-
 func allFinite(_ landmarks: FaceLandmarks) -> Bool {
     (landmarks.mesh + landmarks.leftIris + landmarks.rightIris + landmarks.leftEyeContour + landmarks.rightEyeContour)
         .allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite } && landmarks.presence.isFinite

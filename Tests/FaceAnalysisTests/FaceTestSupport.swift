@@ -53,27 +53,3 @@ extension RGBImage {
         return RGBImage(width: width, height: height, pixels: out)
     }
 }
-
-extension FaceTestSupport {
-    /// Samples the whole frame and every canvas of `plan` as `detect` does (timing only).
-    static func sampleAll(_ plan: DetectionRegionPlan, of image: RGBImage) throws {
-        var levelImage = image
-        var tensor: [Float] = []
-        for (index, level) in plan.levels.enumerated() {
-            if index > 0 { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) }
-            for canvas in plan.canvases where canvas.level == index {
-                tensor = [Float](repeating: 0, count: canvas.width * canvas.height * 3)
-                tensor.withUnsafeMutableBufferPointer { buffer in
-                    TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
-                                       valueScale: 2 / 255, valueOffset: -1, into: buffer)
-                }
-            }
-            if plan.wholeFrame.level == index {
-                tensor = [Float](repeating: 0, count: 192 * 192 * 3)
-                tensor.withUnsafeMutableBufferPointer { buffer in
-                    TensorSampler.resize(levelImage, region: plan.wholeFrame.square, size: 192, valueScale: 2 / 255, valueOffset: -1, into: buffer)
-                }
-            }
-        }
-    }
-}

@@ -1,21 +1,27 @@
 import ArchiveIO
+import ArgumentParser
 import Foundation
-import Testing
 
-/// Throughput of `TarReader` over a real archive; run by benchmarks/archive.sh
-/// (`FACEPIPE_BENCH_ARCHIVE=path`), skipped otherwise. Prints, never asserts on time.
-@Suite struct ArchiveReadBenchmark {
-    static let archive = ProcessInfo.processInfo.environment["FACEPIPE_BENCH_ARCHIVE"]
+/// `facepipe-probes archive ARCHIVE`: throughput of `TarReader` over a real
+/// archive (best of 3 reads) and the cost of `SafeOutputPath` per entry name,
+/// for benchmarks/archive.sh. Prints "BENCH facepipe-TarReader … seconds=…"
+/// and "BENCH SafeOutputPath ns-per-name=…".
+struct ArchiveReadTimings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "TarReader throughput over an archive (best of 3) and SafeOutputPath nanoseconds per name."
+    )
 
-    @Test(.enabled(if: archive != nil, "set FACEPIPE_BENCH_ARCHIVE to run"))
-    func readWholeArchive() throws {
-        let path = try #require(Self.archive)
+    @Argument(help: "A tar archive (plain, .gz or .zst).")
+    var archive: String
+
+    func run() throws {
         var best = Double.infinity
         var files = 0, bytes = 0, checksum: UInt64 = 0
         for _ in 0..<3 {
             let start = DispatchTime.now().uptimeNanoseconds
             files = 0; bytes = 0; checksum = 0
-            let reader = try TarReader(path: path)
+            let reader = try TarReader(path: archive)
             while let item = try reader.next() {
                 guard case .file(let entry) = item else { continue }
                 files += 1
@@ -31,6 +37,6 @@ import Testing
         let perName = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(names.count)
         print("BENCH facepipe-TarReader files=\(files) bytes=\(bytes) seconds=\(best) MBps=\(Double(bytes) / 1e6 / best) checksum=\(checksum)")
         print("BENCH SafeOutputPath ns-per-name=\(Int(perName)) (\(total) bytes)")
-        #expect(files > 0)
+        guard files > 0 else { throw ProbeFailure("no files in \(archive)") }
     }
 }
