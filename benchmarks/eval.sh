@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make eval: precision, recall and AP@0.5 of facepipe's three detector modes
-# and of MediaPipe's own Python face detection (short and full range) on the
+# make eval: precision, recall and AP@0.5 of facepipe's named pipelines (the
+# faces they keep), its three detector modes, YuNet (libfacedetection) and
+# MediaPipe's own Python face detection (short and full range) on the
 # labelled evaluation set (datasets/build-eval.py), printed side by side with
 # each method's wall time, and written to datasets/build/eval/results.md.
 #
@@ -68,10 +69,34 @@ for mode in fast accurate sparse; do
 done
 run mediapipe-short "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 0 --min-score 0.5
 run mediapipe-full "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 1 --min-score 0.5
+# YuNet (libfacedetection) at full resolution, its usual threshold 0.3.
+OMP_NUM_THREADS=1 run yunet "$PY" benchmarks/eval/yunet_detect.py --min-score 0.3
+
+# The named pipelines as users run them (kept faces: the pipeline's own
+# confidence filter and Face Mesh's presence check), one worker. The
+# "no presence check" rows count faces the mesh rejected as kept, to show
+# what that check removes.
+tar cf "$WORK/eval.tar" -C "$EVAL_DIR" $(for f in "${FILES[@]}"; do basename "$f"; done)
+pipeline() {
+    local name="$1" start end
+    start=$(date +%s.%N)
+    "${PIN[@]}" "$BIN" run "$name" "$WORK/eval.tar" --out "$WORK/run-$name" --workers 1 --quiet || [ $? -eq 1 ]
+    end=$(date +%s.%N)
+    python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$end" > "$WORK/pipeline-$name.seconds"
+    python3 benchmarks/eval/manifest_faces.py "$WORK/run-$name/manifest.csv" "$EVAL_DIR" > "$WORK/pipeline-$name.jsonl"
+    python3 benchmarks/eval/manifest_faces.py "$WORK/run-$name/manifest.csv" "$EVAL_DIR" --also-rejected "landmarks:" \
+        > "$WORK/pipeline-$name-nopresence.jsonl"
+    cp "$WORK/pipeline-$name.seconds" "$WORK/pipeline-$name-nopresence.seconds"
+    echo "  pipeline $name: $(cat "$WORK/pipeline-$name.seconds") s"
+}
+pipeline faces
+pipeline training-annotations
 
 specs=()
-for name in facepipe-fast facepipe-accurate facepipe-sparse mediapipe-short mediapipe-full; do
-    label="${name/facepipe-/facepipe }"; label="${label/mediapipe-/MediaPipe }"
+for name in pipeline-faces pipeline-faces-nopresence pipeline-training-annotations pipeline-training-annotations-nopresence \
+            facepipe-fast facepipe-accurate facepipe-sparse yunet mediapipe-short mediapipe-full; do
+    label="${name/facepipe-/facepipe detect }"; label="${label/mediapipe-/MediaPipe }"; label="${label/yunet/YuNet}"
+    label="${label/pipeline-/facepipe run }"; label="${label/-nopresence/ (no presence check)}"
     specs+=("$label=$WORK/$name.jsonl@$(cat "$WORK/$name.seconds")")
 done
 python3 benchmarks/eval/score.py --self-test > /dev/null

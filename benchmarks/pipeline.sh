@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# make bench-pipeline: facepipe's `faces` against MediaPipe's Python face
-# solution doing the same work (decode + EXIF, detection, mesh + iris,
-# drawing, PNG, CSV) on the same archive and the same cores, in one run, plus
-# the decode + PNG-encode floor (facepipe's `upright-png` pipeline).
+# make bench-pipeline: facepipe's `faces` (every face from 20 px) against
+# MediaPipe's Python face solution doing the same work (decode + EXIF,
+# detection, mesh + iris, drawing, PNG, CSV) and against YuNet (libfacedetection,
+# the strongest small-face CPU detector; detection only, full resolution) on
+# the same archive and the same cores, in one run, plus the decode +
+# PNG-encode floor (facepipe's `upright-png` pipeline).
 #
 # Environment: WORKERS (default 2), ROUNDS (default 5: the median of five
 # back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
@@ -16,6 +18,7 @@ WORKERS="${WORKERS:-2}"
 ROUNDS="${ROUNDS:-5}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
+REF_PY=.venv/bin/python   # the reference venv (make venv) holds yuface
 BIN="$(swift build -c release --show-bin-path)/facepipe"
 [ -x "$BIN" ] || swift build -c release --product facepipe
 
@@ -29,6 +32,8 @@ if [ ! -f "$ARCHIVE" ]; then
     fi
 fi
 
+[ -x "$REF_PY" ] || make -s venv
+"$REF_PY" -c "import yuface" 2>/dev/null || "$REF_PY" -m pip install --quiet -r scripts/requirements-reference.txt
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
@@ -74,6 +79,8 @@ for round in $(seq 1 "$ROUNDS"); do
     # alternating order (faces first in odd rounds), so drift of the
     # machine's speed between them is small and does not favour either.
     if [ $((round % 2)) = 1 ]; then run_faces; run_mediapipe; else run_mediapipe; run_faces; fi
+    measure "yunet$round" taskset -c "0-$((WORKERS - 1))" env OMP_NUM_THREADS=1 "$REF_PY" benchmarks/yunet_baseline.py "$ARCHIVE" \
+        --workers "$WORKERS"
     measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
     measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
 
@@ -89,12 +96,14 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     echo "mediapipe $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe$round.out") $(wall_s "mediapipe$round") $(rss_mb "mediapipe$round")" >> "$WORK/results"
     rm -rf "${WORK:?}/mediapipe$round"
+    echo "yunet $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/yunet$round.out") $(wall_s "yunet$round") $(rss_mb "yunet$round")" >> "$WORK/results"
 done
 
 python3 - "$WORK/results" <<'PY'
 import statistics, sys
 names = {"floor": "decode+PNG floor (facepipe upright-png)", "facepipe": "facepipe faces",
-         "wholeframe": "facepipe whole-frame (MediaPipe's work)", "mediapipe": "MediaPipe Python (0.10.14)"}
+         "wholeframe": "facepipe whole-frame (MediaPipe's work)", "mediapipe": "MediaPipe Python (0.10.14)",
+         "yunet": "YuNet detection only (yuface 2023.5.1)"}
 runs = {}  # job -> [(round, images, megapixels, faces, seconds, rss)]
 for line in open(sys.argv[1]):
     job, rnd, images, mp, faces, seconds, rss = line.split()
@@ -105,8 +114,8 @@ if rounds > 1:
     for i in range(rounds):
         r = {job: rate(runs[job][i]) for job in names}
         print(f"round {i + 1}: img/s floor {r['floor']:.1f}, faces {r['facepipe']:.1f}, whole-frame {r['wholeframe']:.1f}, "
-              f"MediaPipe {r['mediapipe']:.1f}; faces / MediaPipe {r['facepipe'] / r['mediapipe']:.2f}x, "
-              f"whole-frame / MediaPipe {r['wholeframe'] / r['mediapipe']:.2f}x")
+              f"MediaPipe {r['mediapipe']:.1f}, YuNet {r['yunet']:.1f}; faces / MediaPipe {r['facepipe'] / r['mediapipe']:.2f}x, "
+              f"faces / YuNet {r['facepipe'] / r['yunet']:.2f}x, whole-frame / MediaPipe {r['wholeframe'] / r['mediapipe']:.2f}x")
     print(f"median of {rounds} rounds:")
 print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12} {'faces':>6}")
 rates = {}
@@ -117,11 +126,12 @@ for job, name in names.items():
     rss = max(int(run[5]) for run in runs[job])
     rates[job] = images / seconds
     print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12} {faces:>6}")
-ratios = lambda job: sorted(rate(a) / rate(b) for a, b in zip(runs[job], runs["mediapipe"]))
-fp, wf = ratios("facepipe"), ratios("wholeframe")
+ratios = lambda job, base="mediapipe": sorted(rate(a) / rate(b) for a, b in zip(runs[job], runs[base]))
+fp, wf, fy = ratios("facepipe"), ratios("wholeframe"), ratios("facepipe", "yunet")
 span = lambda values: f" (rounds: {', '.join(f'{v:.2f}x' for v in values)})" if len(values) > 1 else ""
 print(f"facepipe faces / MediaPipe throughput: {statistics.median(fp):.2f}x{span(fp)}   (facepipe at {rates['facepipe'] / rates['floor'] * 100:.0f}% of its I/O floor)")
+print(f"facepipe faces / YuNet throughput: {statistics.median(fy):.2f}x{span(fy)}   (YuNet: detection only)")
 print(f"facepipe whole-frame / MediaPipe throughput: {statistics.median(wf):.2f}x{span(wf)}   (same detector, same frame, same per-face work)")
 print("ratios: median of the per-round ratios; peak RSS: largest single process over all rounds (MediaPipe uses one process per worker)")
-print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5)")
+print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5); YuNet its detections with score >= 0.3")
 PY
