@@ -17,8 +17,9 @@ import json
 import multiprocessing
 import os
 import pathlib
-import tarfile
 import time
+
+from tar_entries import tar_entries
 
 _state = {}
 
@@ -68,16 +69,6 @@ def _process(job):
     return index, name, width * height, rows
 
 
-def _jobs(archives):
-    index = 0
-    for archive in archives:
-        with tarfile.open(archive, "r|*") as tar:
-            for member in tar:
-                if member.isfile():
-                    yield index, member.name, tar.extractfile(member).read()
-                index += 1
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("archives", nargs="+")
@@ -92,7 +83,7 @@ def main() -> None:
             open(out / "manifest.csv", "w", newline="") as manifest:
         writer = csv.writer(manifest)
         writer.writerow(["entry", "status", "confidence", "x", "y", "w", "h"])
-        for _, name, count, rows in pool.imap(_process, _jobs(args.archives), chunksize=1):
+        for _, name, count, rows in pool.imap(_process, tar_entries(args.archives), chunksize=1):
             images += 1
             pixels += count
             for row in rows:

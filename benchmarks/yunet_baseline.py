@@ -14,8 +14,9 @@ import argparse
 import io
 import json
 import os
-import tarfile
 import time
+
+from tar_entries import tar_entries
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -37,16 +38,6 @@ def _process(job):
     return index, name, image.width * image.height, len(confs)
 
 
-def _jobs(archives):
-    index = 0
-    for archive in archives:
-        with tarfile.open(archive, "r|*") as tar:
-            for member in tar:
-                if member.isfile():
-                    yield index, member.name, tar.extractfile(member).read()
-                index += 1
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("archives", nargs="+")
@@ -55,7 +46,7 @@ def main() -> None:
     start = time.perf_counter()
     images = pixels = faces = 0
     with multiprocessing.Pool(args.workers) as pool:
-        for _, _, count, found in pool.imap(_process, _jobs(args.archives), chunksize=1):
+        for _, _, count, found in pool.imap(_process, tar_entries(args.archives), chunksize=1):
             images += 1
             pixels += count
             faces += found
