@@ -80,7 +80,7 @@ let package = Package(
         ], path: "benchmarks/probes", swiftSettings: simdSwift),
 
         // MARK: Tests
-        .target(name: "_TestSupport", dependencies: ["ImageCore"], path: "Tests/_TestSupport"),
+        .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis"], path: "Tests/_TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),

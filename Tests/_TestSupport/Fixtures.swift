@@ -1,3 +1,4 @@
+import FaceAnalysis
 import Foundation
 
 /// Locations of committed fixtures and of set-up data (models, photos).
@@ -30,9 +31,7 @@ public enum Fixtures {
     /// model must fail a test instead of skipping it.
     public static let modelsAvailable: Bool = {
         if ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_MODELS"] == "1" { return true }
-        let files = ["face_detection_short_range.tflite", "face_detection_full_range.tflite",
-                     "face_detection_full_range_sparse.tflite", "face_landmark.tflite", "iris_landmark.tflite"]
-        return files.allSatisfy { FileManager.default.fileExists(atPath: model($0).path) }
+        return FaceModel.allCases.allSatisfy { FileManager.default.fileExists(atPath: model($0.fileName).path) }
     }()
 
     public static func bytes(_ url: URL) throws -> [UInt8] {

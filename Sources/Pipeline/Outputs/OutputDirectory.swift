@@ -1,3 +1,4 @@
+import ArchiveIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -29,11 +30,11 @@ final class OutputDirectory: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Writes `bytes` to `relativePath` (checked by ``OutputLocation``) by
+    /// Writes `bytes` to `relativePath` (checked by `SafeOutputPath.checkRelative`) by
     /// writing a unique temporary sibling and renaming it over the name, so
     /// a reader sees the whole file or none. Missing folders are created.
     func write(_ bytes: UnsafeRawBufferPointer, to relativePath: String) throws {
-        _ = try OutputLocation.resolve(relativePath, under: URL(fileURLWithPath: path))
+        try SafeOutputPath.checkRelative(relativePath)
         var components = relativePath.split(separator: "/").map(String.init)
         let name = components.removeLast()
         let parent = try openFolder(components, relativePath: relativePath)

@@ -10,7 +10,7 @@ final class TarSink: OutputSink {
     }
 
     func write(_ bytes: [UInt8], to relativePath: String) throws {
-        _ = try OutputLocation.resolve(relativePath, under: URL(fileURLWithPath: "/"))
+        try SafeOutputPath.checkRelative(relativePath)
         try writer.add(path: relativePath, data: bytes)
     }
 
