@@ -75,7 +75,7 @@ let package = Package(
         ]),
         // Timing probes for benchmarks/ (print, never assert); in this package for `package` APIs.
         .executableTarget(name: "facepipe-probes", dependencies: [
-            "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO",
+            "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO", "Inference",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "benchmarks/probes", swiftSettings: simdSwift),
 

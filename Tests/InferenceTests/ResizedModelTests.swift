@@ -126,23 +126,3 @@ struct ResizedCase: Decodable, CustomTestStringConvertible, Sendable {
         #expect(model.outputs.map(\.elementCount).sorted() == [3584, 3584 * 16])
     }
 }
-
-/// Not a test: how long planning takes, from the file and re-planned with
-/// shared constants, for the full-range detector. Runs only with FACEPIPE_PLAN_TIMING=1.
-@Test(.enabled(if: ProcessInfo.processInfo.environment["FACEPIPE_PLAN_TIMING"] == "1"))
-func planTimingProbe() throws {
-    let url = Fixtures.model("face_detection_full_range.tflite")
-    func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-        var samples: [Double] = []
-        for _ in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try body()
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-        }
-        return samples.sorted()[2]
-    }
-    let base = try Model(contentsOf: url)
-    let fromFile = try milliseconds { _ = try Model(contentsOf: url, inputShape: [1, 384, 384, 3]) }
-    let replanned = try milliseconds { _ = try base.resized(inputShape: [1, 384, 384, 3]) }
-    print("PLAN TIMING full range 384×384: from the file \(fromFile) ms, resized with shared constants \(replanned) ms")
-}

@@ -25,8 +25,7 @@ import _TestSupport
 /// only the short-range detector compiles and runs with only that file.
 @Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
 func aPlanLoadsOnlyTheModelsItsStagesName() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facepipe-models-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(at: Fixtures.model(FaceModel.shortRangeDetector.fileName),
                                      to: folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName))
@@ -56,8 +55,7 @@ func aPlanLoadsOnlyTheModelsItsStagesName() throws {
 
 /// A model file with other bytes is refused at compile time, naming both hashes.
 @Test func aModelWithTheWrongHashIsRefused() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facepipe-models-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName)
     try Data("not a model".utf8).write(to: file)

@@ -20,15 +20,13 @@ import sys
 
 import mediapipe as mp
 import numpy as np
-from PIL import Image, ImageOps
+from upright import open_upright
 
 
 def detect(detector, path: str) -> dict:
-    try:
-        with Image.open(path) as opened:
-            image = ImageOps.exif_transpose(opened).convert("RGB")
-    except Exception as error:  # report and go on, like facepipe detect
-        return {"file": path, "error": f"cannot decode {path}: {error}"}
+    image, failure = open_upright(path)
+    if failure:
+        return failure
     width, height = image.size
     faces = []
     for detection in detector.process(np.asarray(image)).detections or []:

@@ -16,15 +16,13 @@ import sys
 
 import numpy as np
 import yuface
-from PIL import Image, ImageOps
+from upright import open_upright
 
 
 def detect(path: str, min_score: float) -> dict:
-    try:
-        with Image.open(path) as opened:
-            image = ImageOps.exif_transpose(opened).convert("RGB")
-    except Exception as error:  # report and go on, like facepipe detect
-        return {"file": path, "error": f"cannot decode {path}: {error}"}
+    image, failure = open_upright(path)
+    if failure:
+        return failure
     width, height = image.size
     bgr = np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
     confs, boxes, _ = yuface.detect(bgr, min_score)
