@@ -40,13 +40,13 @@ public struct PassportCheck: Stage {
 
     public init() {}
 
-    public var definition: StageDefinition {
-        StageDefinition("passport-check", options: [
-            "max-pitch-rad": "\(maxPitch)", "max-yaw-rad": "\(maxYaw)", "max-roll-rad": "\(maxRoll)",
-            "guide-width": "\(guideWidth)", "size-tolerance": "\(sizeTolerance)",
-            "max-off-centre": "\(maxOffCentre)", "min-quality": "\(minQuality)",
-        ])
+    public static var optionTable: [StageOption<Self>] {
+        [StageOption("max-pitch-rad", \.maxPitch), StageOption("max-yaw-rad", \.maxYaw), StageOption("max-roll-rad", \.maxRoll),
+         StageOption("guide-width", \.guideWidth), StageOption("size-tolerance", \.sizeTolerance),
+         StageOption("max-off-centre", \.maxOffCentre), StageOption("min-quality", \.minQuality)]
     }
+
+    public var definition: StageDefinition { StageDefinition("passport-check", optionsOf: self) }
 
     public var caching: StageCaching { .records }
 

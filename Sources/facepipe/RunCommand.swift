@@ -53,12 +53,36 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "No progress output (errors and the summary line still go to stderr).")
     var quiet = false
 
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Set a stage option for this run, named as `facepipe describe PIPELINE` prints it (repeatable; applied after the short forms below).",
+        valueName: "STAGE.OPTION=VALUE"))
+    var settings: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Smallest face: pixels (20px) or a fraction of the image width (0.05); = --set detect-faces.min-face-size=SIZE.", valueName: "SIZE"))
+    var minFaceSize: String?
+
+    @Option(name: .long, help: ArgumentHelp("Confidence a kept face needs (0…1); = --set filter-confidence.at-least=X.", valueName: "X"))
+    var minConfidence: String?
+
+    @Option(name: .long, help: ArgumentHelp("Detector mode: fast, accurate or sparse; = --set detect-faces.mode=MODE.", valueName: "MODE"))
+    var mode: String?
+
     func validate() throws {
         guard !archives.isEmpty else { throw ValidationError("give at least one archive") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
         if let shard { _ = try Self.parseShard(shard) }
+    }
+
+    /// The stage options the short flags and `--set` ask for, in the order they apply.
+    func overrides() throws(PipelineError) -> [StageOverride] {
+        var overrides: [StageOverride] = []
+        if let minFaceSize { overrides.append(.minFaceSize(minFaceSize)) }
+        if let minConfidence { overrides.append(.minConfidence(minConfidence)) }
+        if let mode { overrides.append(.detectorMode(mode)) }
+        for setting in settings { overrides.append(try StageOverride(parsing: setting)) }
+        return overrides
     }
 
     static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
@@ -78,7 +102,7 @@ struct RunCommand: AsyncParsableCommand {
         let pipeline: Pipeline
         let plan: CompiledPipeline
         do {
-            pipeline = try PipelineRegistry.named(self.pipeline)
+            pipeline = try PipelineRegistry.named(self.pipeline).overriding(overrides())
             plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: models))
         } catch {
             throw UsageFailure(message: error.description)

@@ -7,7 +7,8 @@ import _TestSupport
 
 struct DropSmallFaces: Stage {
     var minWidth: Float
-    var definition: StageDefinition { StageDefinition("drop-small-faces", options: ["min-width": "\(minWidth)"]) }
+    static var optionTable: [StageOption<Self>] { [StageOption("min-width", \.minWidth)] }   // --set drop-small-faces.min-width=120
+    var definition: StageDefinition { StageDefinition("drop-small-faces", optionsOf: self) }
     var caching: StageCaching { .records }
     func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Detected> {
         var frame = frame

@@ -22,18 +22,51 @@ public struct Pipeline: Sendable {
     public let summary: String
     /// Why its defaults are what they are (`facepipe describe`).
     public let rationale: String
+    /// The options set for this run by ``overriding(_:)``, in the order applied.
+    public let overrides: [StageOverride]
     let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
 
     public init<Body: Stage>(_ name: String, summary: String = "", rationale: String = "", @PipelineBuilder _ body: () -> Body)
     where Body.Input == Frame<Phase.Encoded>, Body.Output == RenderedEntry {
+        self.init(name: name, summary: summary, rationale: rationale, overrides: [], root: body())
+    }
+
+    private init(name: String, summary: String, rationale: String, overrides: [StageOverride],
+                 root: any Stage<Frame<Phase.Encoded>, RenderedEntry>) {
         self.name = name
         self.summary = summary
         self.rationale = rationale
-        self.root = body()
+        self.overrides = overrides
+        self.root = root
+    }
+
+    /// This pipeline with stage options set by name (`--set STAGE.OPTION=VALUE`),
+    /// rebuilt from its typed stages: every stage called `STAGE`, top-level
+    /// or inside ``ForEachFace``, gets the option (a name that appears twice
+    /// sets both); later overrides of one option win. Unknown stages,
+    /// unknown options and unparsable values are errors naming what is
+    /// valid; ranges are checked by each stage's ``Stage/validate()`` in
+    /// ``compile(modelsDirectory:)``. The overridden values are stored
+    /// values of the stages, so they change the stages' fingerprints.
+    public func overriding(_ overrides: [StageOverride]) throws(PipelineError) -> Pipeline {
+        var names: [String] = []
+        for name in stages.flatMap(\.allNames) where !names.contains(name) { names.append(name) }
+        for override in overrides where !names.contains(override.stage) {
+            throw .unknownStage(name: override.stage, pipeline: name, available: names)
+        }
+        func rebuilt<Body: Stage>(_ body: Body) throws(PipelineError) -> any Stage<Frame<Phase.Encoded>, RenderedEntry>
+        where Body.Input == Frame<Phase.Encoded>, Body.Output == RenderedEntry {
+            try body._overriding(overrides)
+        }
+        return Pipeline(name: name, summary: summary, rationale: rationale, overrides: self.overrides + overrides,
+                        root: try rebuilt(root))
     }
 
     /// The top-level stages in order (chains flattened).
     public var stages: [StageDefinition] { nodes.map(\.definition) }
+
+    /// The fingerprint each top-level stage gets when compiled (no models are loaded).
+    public var fingerprints: [String] { CompiledPipeline.fingerprints(of: nodes) }
 
     var nodes: [StageNode] {
         var nodes: [StageNode] = []
@@ -66,7 +99,7 @@ public struct Pipeline: Sendable {
         } catch {
             throw PipelineError(loading: error)
         }
-        return CompiledPipeline(name: name, summary: summary, nodes: runnable,
+        return CompiledPipeline(name: name, summary: summary, overrides: overrides, nodes: runnable,
                                 faceModels: loaded, modelsDirectory: modelsDirectory)
     }
 }

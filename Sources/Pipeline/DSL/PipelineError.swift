@@ -11,7 +11,9 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case modelHashMismatch(file: String, expected: String, actual: String)
     /// A model file exists but could not be read.
     case modelUnreadable(file: String, reason: String)
-    /// `--from`/`--only` names no stage of the pipeline.
+    /// `--set` names an option the stage does not have (`available`: the ones it has, maybe none).
+    case unknownOption(stage: String, option: String, available: [String])
+    /// `--from`/`--only`/`--set` names no stage of the pipeline.
     case unknownStage(name: String, pipeline: String, available: [String])
     /// `--from`/`--only` names a stage whose results are never cached.
     case stageNotRecomputable(name: String)
@@ -45,6 +47,9 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "model \(file) has SHA-256 \(actual), expected \(expected) (re-run `make models`)"
         case let .modelUnreadable(file, reason):
             return "model \(file) could not be read: \(reason)"
+        case let .unknownOption(stage, option, available):
+            if available.isEmpty { return "stage \(stage) has no options to set (asked for \(option))" }
+            return "stage \(stage) has no option \(option); options: \(available.joined(separator: ", "))"
         case let .unknownStage(name, pipeline, available):
             return "pipeline \(pipeline) has no stage \(name); stages: \(available.joined(separator: ", "))"
         case let .stageNotRecomputable(name):

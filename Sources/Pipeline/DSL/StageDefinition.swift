@@ -25,6 +25,15 @@ public struct StageDefinition: Sendable, Hashable, Codable {
         self.children = children
     }
 
+    /// A stage's definition whose options are those of its ``Stage/optionTable``,
+    /// in table order, with their current text.
+    public init<S: Stage>(_ name: String, optionsOf stage: S, models: [FaceModel] = [], children: [StageDefinition] = []) {
+        self.name = name
+        self.options = S.optionTable.map { Option($0.name, $0.text(of: stage)) }
+        self.models = models
+        self.children = children
+    }
+
     /// One line per stage (children indented), as `facepipe describe` prints it.
     public func describedLines(indent: String = "") -> [String] {
         var line = indent + name

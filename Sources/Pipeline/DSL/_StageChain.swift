@@ -21,6 +21,10 @@ public struct _StageChain<First: Stage, Second: Stage>: Stage where First.Output
         second._collect(into: &nodes)
     }
 
+    public func _overriding(_ overrides: [StageOverride]) throws(PipelineError) -> Self {
+        try _StageChain(first: first._overriding(overrides), second: second._overriding(overrides))
+    }
+
     /// The leaf definitions in order (chains flattened).
     var flattenedDefinitions: [StageDefinition] {
         var nodes: [StageNode] = []

@@ -19,3 +19,15 @@ public struct ImageOutputFormat: Sendable {
         ImageOutputFormat(name: name, fileExtension: fileExtension, encode: encode)
     }
 }
+
+/// `png` (facepipe's default PNG) or `none`; `describe` prints the format's
+/// full name, which parses back to the same format.
+extension ImageOutputFormat: StageOptionValue {
+    public init?(optionText: String) {
+        guard let format = [ImageOutputFormat.png, .none].first(where: { $0.name == optionText })
+            ?? (optionText == "png" ? .png : nil) else { return nil }
+        self = format
+    }
+    public var optionText: String { name }
+    public static var expectedText: String { "png or none" }
+}

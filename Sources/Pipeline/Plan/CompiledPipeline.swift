@@ -7,6 +7,8 @@ import Foundation
 public struct CompiledPipeline: Sendable {
     public let name: String
     public let summary: String
+    /// The options set for this run (``Pipeline/overriding(_:)``); run.json records them.
+    public let overrides: [StageOverride]
     /// Top-level stages in order; each runs itself.
     public let steps: [Step]
     /// Every model the stages need, verified and loaded: workers share them read-only.
@@ -43,21 +45,29 @@ public struct CompiledPipeline: Sendable {
         }
     }
 
-    init(name: String, summary: String, nodes: [(node: StageNode, run: StageNode.Run)],
+    init(name: String, summary: String, overrides: [StageOverride], nodes: [(node: StageNode, run: StageNode.Run)],
          faceModels: FaceModels, modelsDirectory: URL) {
         self.name = name
         self.summary = summary
-        var upstream = Self.resultsVersion
-        var steps: [Step] = []
-        for (node, run) in nodes {
-            let fingerprint = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)\n\(node.values)".utf8))
-            steps.append(Step(definition: node.definition, run: run, caching: node.caching, fingerprint: fingerprint,
-                              orderedPass: node.orderedPass))
-            upstream = fingerprint
+        self.overrides = overrides
+        let fingerprints = Self.fingerprints(of: nodes.map(\.node))
+        self.steps = zip(nodes, fingerprints).map { entry, fingerprint in
+            Step(definition: entry.node.definition, run: entry.run, caching: entry.node.caching, fingerprint: fingerprint,
+                 orderedPass: entry.node.orderedPass)
         }
-        self.steps = steps
         self.faceModels = faceModels
         self.modelsDirectory = modelsDirectory
+    }
+
+    /// Each node's fingerprint: the SHA-256 of the upstream fingerprint
+    /// (the results version for the first), its canonical definition and
+    /// its stored values.
+    static func fingerprints(of nodes: [StageNode]) -> [String] {
+        var upstream = resultsVersion
+        return nodes.map { node in
+            upstream = sha256Hex(Array("\(upstream)\n\(node.definition.canonicalText)\n\(node.values)".utf8))
+            return upstream
+        }
     }
 
     /// The fingerprint of the whole pipeline (that of its last stage).

@@ -51,6 +51,10 @@ struct RunProvenance: Encodable {
     var toolVersion: String
     var resultsVersion: String
     var pipeline: PipelineInfo
+    /// The options set for this run (`--set` and its short forms), in the order applied.
+    var overrides: [StageOverride]
+    /// The arguments of the process that ran (`CommandLine.arguments`).
+    var commandLine: [String]
     var models: [ModelInfo]
     var inputs: [InputInfo]
     var configuration: ConfigurationInfo
@@ -68,6 +72,8 @@ struct RunProvenance: Encodable {
             StageInfo(definition: $0.definition, description: $0.definition.describedLines(), fingerprint: $0.fingerprint,
                       cached: $0.caching == .records, recomputed: $0.recompute)
         })
+        overrides = plan.overrides
+        commandLine = CommandLine.arguments
         models = plan.faceModels.models.map { ModelInfo(file: $0.fileName, sha256: $0.sha256) }
         self.inputs = inputs
         let recompute: String

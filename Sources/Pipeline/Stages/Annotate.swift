@@ -18,10 +18,10 @@ public struct Annotate: Stage {
         public static let labels = Layers(rawValue: 64)
         public static let standard: Layers = [.boxes, .keypoints, .contours, .iris, .rejected, .labels]
 
-        var names: [String] {
-            [(Layers.boxes, "boxes"), (.keypoints, "keypoints"), (.contours, "contours"), (.iris, "iris"),
-             (.mesh, "mesh"), (.rejected, "rejected"), (.labels, "labels")].filter { contains($0.0) }.map(\.1)
-        }
+        static let named: [(layer: Layers, name: String)] = [
+            (.boxes, "boxes"), (.keypoints, "keypoints"), (.contours, "contours"), (.iris, "iris"),
+            (.mesh, "mesh"), (.rejected, "rejected"), (.labels, "labels"),
+        ]
     }
 
     public var layers: Layers
@@ -33,10 +33,11 @@ public struct Annotate: Stage {
         self.thickness = thickness
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("annotate", options: ["layers": layers.names.joined(separator: "+"),
-                                              "thickness": thickness.map(String.init) ?? "auto"])
+    public static var optionTable: [StageOption<Self>] {
+        [StageOption("layers", \.layers), StageOption("thickness", \.thickness)]
     }
+
+    public var definition: StageDefinition { StageDefinition("annotate", optionsOf: self) }
 
     public func validate() throws(PipelineError) {
         if let thickness, !(1...64).contains(thickness) {
@@ -100,5 +101,21 @@ public struct Annotate: Stage {
         let height = Float(BitmapFont.lineHeight * scale)
         let top = box.y - height - Float(2 * scale) >= 0 ? box.y - height - Float(2 * scale) : box.y + box.height + Float(2 * scale)
         image.drawText(text, at: Point(x: box.x, y: top), scale: scale, color: .black, background: colour)
+    }
+}
+
+/// Layer names joined by `+` (`boxes+keypoints+labels`); `none` or nothing is no layer.
+extension Annotate.Layers: StageOptionValue {
+    public init?(optionText: String) {
+        self = []
+        guard optionText != "none", !optionText.isEmpty else { return }
+        for name in optionText.split(separator: "+", omittingEmptySubsequences: false) {
+            guard let layer = Self.named.first(where: { $0.name == name })?.layer else { return nil }
+            insert(layer)
+        }
+    }
+    public var optionText: String { Self.named.filter { contains($0.layer) }.map(\.name).joined(separator: "+") }
+    public static var expectedText: String {
+        "layers joined by + (" + named.map(\.name).joined(separator: ", ") + ") or none"
     }
 }

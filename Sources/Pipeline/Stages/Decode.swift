@@ -13,9 +13,9 @@ public struct Decode: Stage {
         self.maxPixels = maxPixels
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("decode", options: ["max-pixels": String(maxPixels)])
-    }
+    public static var optionTable: [StageOption<Self>] { [StageOption("max-pixels", \.maxPixels)] }
+
+    public var definition: StageDefinition { StageDefinition("decode", optionsOf: self) }
 
     public func validate() throws(PipelineError) {
         guard maxPixels >= 1, maxPixels <= 1_000_000_000 else {

@@ -20,12 +20,14 @@ public struct DetectFaces: Stage {
         options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore)
     }
 
+    public static var optionTable: [StageOption<Self>] {
+        [StageOption("mode", \.options.mode),
+         StageOption("min-face-size", \.options.minFaceSize),
+         StageOption("min-score", \.options.minScore, decimals: 4)]
+    }
+
     public var definition: StageDefinition {
-        StageDefinition("detect-faces", options: [
-            "mode": options.mode.rawValue,
-            "min-face-size": options.minFaceSize.description,
-            "min-score": FixedFormat.string(options.minScore, decimals: 4),
-        ], models: Self.models(for: options.mode))
+        StageDefinition("detect-faces", optionsOf: self, models: Self.models(for: options.mode))
     }
 
     public var caching: StageCaching { .records }

@@ -5,8 +5,8 @@
 /// The predicate cannot be hashed, so `name` identifies it in `describe` and
 /// in the fingerprint: give a different name whenever the predicate changes.
 public struct Filter: Stage {
-    public let name: String
-    public let reason: String
+    public var name: String
+    public var reason: String
     let predicate: @Sendable (FaceRecord, EntryRecord) -> Bool
 
     /// - Parameters:
@@ -20,9 +20,9 @@ public struct Filter: Stage {
         self.predicate = predicate
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("filter", options: ["name": name, "reason": reason])
-    }
+    public static var optionTable: [StageOption<Self>] { [StageOption("name", \.name), StageOption("reason", \.reason)] }
+
+    public var definition: StageDefinition { StageDefinition("filter", optionsOf: self) }
 
     public var caching: StageCaching { .records }
 

@@ -7,9 +7,9 @@ public struct FilterConfidence: Stage {
         self.threshold = threshold
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("filter-confidence", options: ["at-least": FixedFormat.string(threshold, decimals: 4)])
-    }
+    public static var optionTable: [StageOption<Self>] { [StageOption("at-least", \.threshold, decimals: 4)] }
+
+    public var definition: StageDefinition { StageDefinition("filter-confidence", optionsOf: self) }
 
     public var caching: StageCaching { .records }
 

@@ -16,6 +16,10 @@ where Body.Input == FaceSlot<FacePhase.Detected>, Body.Output: _FaceSlotValue {
         self.body = body()
     }
 
+    private init(body: Body) {
+        self.body = body
+    }
+
     public var definition: StageDefinition {
         var nodes: [StageNode] = []
         body._collect(into: &nodes)
@@ -25,6 +29,11 @@ where Body.Input == FaceSlot<FacePhase.Detected>, Body.Output: _FaceSlotValue {
     public var caching: StageCaching { .records }
 
     public func validate() throws(PipelineError) { try body.validate() }
+
+    /// Overrides reach the per-face stages of the body (`landmarks.iris=false`).
+    public func _overriding(_ overrides: [StageOverride]) throws(PipelineError) -> Self {
+        try ForEachFace(body: body._overriding(overrides)).applyingOwnOverrides(overrides)
+    }
 
     public func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Detected> {
         var frame = frame

@@ -25,11 +25,13 @@ public struct Landmarks: Stage {
         self.visionRegions = visionRegions
     }
 
+    public static var optionTable: [StageOption<Self>] {
+        [StageOption("iris", \.iris), StageOption("contours", \.contours), StageOption("mlkit-landmarks", \.mlkitLandmarks),
+         StageOption("ibug68", \.ibug68), StageOption("vision-regions", \.visionRegions)]
+    }
+
     public var definition: StageDefinition {
-        StageDefinition("landmarks", options: [
-            "iris": "\(iris)", "contours": "\(contours)", "mlkit-landmarks": "\(mlkitLandmarks)",
-            "ibug68": "\(ibug68)", "vision-regions": "\(visionRegions)",
-        ], models: iris ? [.faceMesh, .iris] : [.faceMesh])
+        StageDefinition("landmarks", optionsOf: self, models: iris ? [.faceMesh, .iris] : [.faceMesh])
     }
 
     /// Order of the `mlkit_landmarks` group.

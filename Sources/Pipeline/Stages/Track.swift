@@ -14,13 +14,13 @@ public struct Track: OrderedRecordStage {
         configuration = FaceTracker.Configuration(maxMissingFrames: maxMissingFrames, minIoU: minIoU)
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("track", options: [
-            "max-missing-frames": String(configuration.maxMissingFrames),
-            "min-iou": FixedFormat.string(configuration.minIoU, decimals: 4),
-            "max-centre-distance": FixedFormat.string(configuration.maxCentreDistance, decimals: 4),
-        ])
+    public static var optionTable: [StageOption<Self>] {
+        [StageOption("max-missing-frames", \.configuration.maxMissingFrames),
+         StageOption("min-iou", \.configuration.minIoU, decimals: 4),
+         StageOption("max-centre-distance", \.configuration.maxCentreDistance, decimals: 4)]
     }
+
+    public var definition: StageDefinition { StageDefinition("track", optionsOf: self) }
 
     public func validate() throws(PipelineError) {
         guard configuration.maxMissingFrames >= 0 else {

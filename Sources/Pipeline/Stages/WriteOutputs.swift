@@ -16,9 +16,9 @@ public struct WriteOutputs: Stage {
         self.faceJSON = faceJSON
     }
 
-    public var definition: StageDefinition {
-        StageDefinition("write-outputs", options: ["images": images.name, "face-json": "\(faceJSON)"])
-    }
+    public static var optionTable: [StageOption<Self>] { [StageOption("images", \.images), StageOption("face-json", \.faceJSON)] }
+
+    public var definition: StageDefinition { StageDefinition("write-outputs", optionsOf: self) }
 
     public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
         let image = try images.encode.map { try $0(frame.image) }
