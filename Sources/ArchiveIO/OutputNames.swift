@@ -1,6 +1,8 @@
 /// Assigns output paths to the entries of one archive, in archive order: the
-/// first entry with a given path keeps `SafeOutputPath.relativePath`, later
-/// entries with the same path get `SafeOutputPath.disambiguated(_:index:)`.
+/// first entry with a given path keeps `SafeOutputPath.relativePath` of its
+/// name without leading `./` components (`./a/b.jpg`, as `tar -C dir .`
+/// stores it, is `a/b.jpg`), later entries with the same path get
+/// `SafeOutputPath.disambiguated(_:index:)`.
 /// Deterministic as long as entries are claimed in archive order.
 public struct OutputNames: Sendable {
     private var used: Set<String> = []
@@ -9,11 +11,21 @@ public struct OutputNames: Sendable {
 
     /// The relative output path for the entry with `rawName` at `index`.
     public mutating func claim(rawName: [UInt8], index: Int) -> String {
-        let path = SafeOutputPath.relativePath(forRawName: rawName)
+        let path = SafeOutputPath.relativePath(forRawName: Self.withoutLeadingCurrentFolder(rawName))
         if used.insert(path).inserted { return path }
         let distinct = SafeOutputPath.disambiguated(path, index: index)
         used.insert(distinct)
         return distinct
+    }
+
+    /// `rawName` without its leading `./` components (`././a` → `a`); a
+    /// name of only such components is kept as is.
+    static func withoutLeadingCurrentFolder(_ rawName: [UInt8]) -> [UInt8] {
+        var start = 0
+        while rawName.count - start > 2, rawName[start] == 0x2E, rawName[start + 1] == 0x2F {
+            start += 2
+        }
+        return Array(rawName[start...])
     }
 
     /// The relative output path for `entry`.

@@ -43,8 +43,9 @@ public final class TarReader {
     public let path: String
     public let options: Options
 
-    /// The owned `struct archive *`, freed in `deinit`.
+    /// The owned `struct archive *`, freed in `deinit` (before `file`, which it reads through).
     private let handle: OpaquePointer
+    private let file: ArchiveInputFile
     private var nextIndex = 0
     /// Uncompressed offset of the last header read successfully.
     private var lastHeaderOffset: Int64 = 0
@@ -53,20 +54,47 @@ public final class TarReader {
     /// Opens `path` for reading. Throws `.cannotOpen` when the file cannot be
     /// opened and `.invalidOptions` for non-positive limits. Whether the bytes
     /// are an archive at all is found out by the first `next()`.
-    public init(path: String, options: Options = Options()) throws(ArchiveError) {
+    ///
+    /// - Parameter observer: sees every byte of the file once, in order, as
+    ///   it is read (``readToEnd()`` passes on the rest): a digest of the
+    ///   input without reading it a second time.
+    public convenience init(path: String, options: Options = Options(),
+                            observer: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
+        try Self.check(options, path: path)
+        try self.init(file: ArchiveInputFile(path: path, blockSize: options.blockSize, observer: observer), options: options)
+    }
+
+    /// Reads the archive from `fileDescriptor` (standard input, a pipe, a
+    /// FIFO or a file), from its current offset. The descriptor stays open:
+    /// the caller closes it after the reader is gone. `name` stands for the
+    /// input in entries and errors.
+    public convenience init(fileDescriptor: Int32, name: String, options: Options = Options(),
+                            observer: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
+        try Self.check(options, path: name)
+        try self.init(file: ArchiveInputFile(descriptor: fileDescriptor, ownsDescriptor: false, path: name,
+                                             blockSize: options.blockSize, observer: observer),
+                      options: options)
+    }
+
+    private static func check(_ options: Options, path: String) throws(ArchiveError) {
         guard options.maxEntryBytes >= 0 else { throw .invalidOptions("maxEntryBytes must be ≥ 0, got \(options.maxEntryBytes)") }
         guard options.blockSize > 0 else { throw .invalidOptions("blockSize must be > 0, got \(options.blockSize)") }
+    }
+
+    private init(file: ArchiveInputFile, options: Options) throws(ArchiveError) {
+        let path = file.path
         guard let handle = archive_read_new() else { throw .cannotOpen(archive: path, reason: "libarchive could not allocate a reader") }
         self.path = path
         self.options = options
         self.handle = handle
+        self.file = file
         archive_read_support_filter_all(handle)
         archive_read_support_format_tar(handle)
         archive_read_support_format_gnutar(handle)
         archive_read_support_format_zip(handle)
         // A zero-byte file is an empty archive, as for GNU tar.
         archive_read_support_format_empty(handle)
-        let status = LibArchiveStatus(archive_read_open_filename(handle, path, options.blockSize))
+        let status = LibArchiveStatus(file.openArchive(handle))
         guard status.succeeded else {
             // Opening reads the first block to recognise the format.
             if LibArchiveStatus.isUnrecognizedFormat(handle) {
@@ -135,6 +163,14 @@ public final class TarReader {
         case .skipped(let reason):
             return .skipped(SkippedEntry(archive: path, index: index, name: name, rawName: rawName, kind: .regularFile, reason: reason))
         }
+    }
+
+    /// Reads the rest of the file (what follows the archive's end, or all
+    /// that follows damage) through the observer, without delivering
+    /// entries, so the observer has seen every byte of the file. Call it
+    /// after `next()` returned nil or threw.
+    public func readToEnd() throws(ArchiveError) {
+        try file.readToEnd()
     }
 
     /// Bytes read from the file so far (compressed bytes for a compressed archive).

@@ -4,12 +4,19 @@ import Logging
 import Pipeline
 import Pipelines
 
-/// `facepipe run PIPELINE ARCHIVE... --out DIR`.
+/// `facepipe run PIPELINE INPUT... --out DIR`.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline over image archives: annotated PNGs, per-image JSON, manifest.csv, run.json.",
+        abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json.",
         discussion: """
+        Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
+        standard input), a folder (every JPEG and PNG below it, sorted by path; other \
+        files and symbolic links are listed as skipped), an image file (JPEG or PNG), an \
+        archive file (.tar, .tar.gz/.bz2/.xz/.zst, .zip) or a pipe such as <(tar cf - dir). \
+        Every input is read once; an input that cannot be opened stops the run before \
+        DIR is created (exit 2).
+
         Entries are processed concurrently and written in archive order, so outputs are \
         byte-identical for any --workers. Stage results are cached in DIR/.cache: a rerun \
         reuses them, --from/--only choose what to recompute.
@@ -23,8 +30,8 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "Pipeline name (see `facepipe pipelines`).")
     var pipeline: String
 
-    @Argument(help: "Archives to read (.tar, .tar.gz/.bz2/.xz/.zst, .zip), processed in the order given.")
-    var archives: [String]
+    @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given.", valueName: "input"))
+    var inputs: [String]
 
     @Option(name: .long, help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
     var out: String
@@ -68,7 +75,8 @@ struct RunCommand: AsyncParsableCommand {
     var mode: String?
 
     func validate() throws {
-        guard !archives.isEmpty else { throw ValidationError("give at least one archive") }
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
+        guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
@@ -107,10 +115,17 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.description)
         }
-        var inputs = archives.map { RunInput.archive(path: $0) }
+        var arguments = inputs
         if let shard {
             let (index, count) = try Self.parseShard(shard)
-            inputs = inputs.enumerated().filter { $0.offset % count == index }.map(\.element)
+            arguments = arguments.enumerated().filter { $0.offset % count == index }.map(\.element)
+        }
+        // Every input is checked before the run creates DIR.
+        let runInputs: [RunInput]
+        do {
+            runInputs = try arguments.map { argument throws(RunInputError) in try RunInput.fromArgument(argument) }
+        } catch {
+            throw UsageFailure(message: error.description)
         }
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
         let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workers,
@@ -120,7 +135,7 @@ struct RunCommand: AsyncParsableCommand {
         let progress = ProgressReporter(quiet: quiet)
         let summary: RunSummary
         do {
-            summary = try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration,
+            summary = try await PipelineRunner.run(plan, inputs: runInputs, configuration: configuration,
                                                    toolVersion: FacepipeVersion.string,
                                                    hooks: RunHooks(shouldStop: { interrupt.requested },
                                                                    progress: { progress.update($0) }))

@@ -94,6 +94,15 @@ import Testing
         #expect(names.claim(rawName: Array("a~2.jpg".utf8), index: 6) != "a~2.jpg")
     }
 
+    @Test func outputNamesLeaveOutLeadingDotSlashComponents() {
+        var names = OutputNames()
+        #expect(names.claim(rawName: Array("./a/b.jpg".utf8), index: 1) == "a/b.jpg")
+        #expect(names.claim(rawName: Array("././c.jpg".utf8), index: 2) == "c.jpg")
+        #expect(names.claim(rawName: Array("a/b.jpg".utf8), index: 3) == "a/b~3.jpg")
+        #expect(names.claim(rawName: Array("x/./d.jpg".utf8), index: 4) != "x/d.jpg", "only leading components")
+        #expect(names.claim(rawName: Array("../e.jpg".utf8), index: 5) != "e.jpg")
+    }
+
     /// Random byte names over an alphabet rich in separators, dots, escapes and
     /// broken UTF-8: every result obeys the invariants and no two names meet.
     @Test func randomNamesAlwaysGiveSafeDistinctPaths() throws {

@@ -8,18 +8,28 @@ public enum SourceItem: Sendable {
     case skipped(index: Int, name: String, reason: String)
 }
 
-/// Entries of one archive, read sequentially. Throwing ends the archive
-/// (e.g. a truncated tar): the error gets its manifest row and the run goes
-/// on with the next archive.
+/// Entries of one input (archive, folder, image file), read sequentially.
+/// Throwing ends the input (e.g. a truncated tar): the error gets its
+/// manifest row and the run goes on with the next input.
 public protocol EntrySource {
     mutating func next() throws -> SourceItem?
+
+    /// The input's digest for run.json, once `next()` has returned nil or
+    /// thrown: a source reads what is left of its bytes (an archive's
+    /// trailer, all after damage) without delivering entries, so each input
+    /// is read exactly once. Nil for sources without bytes of their own.
+    mutating func digest() throws -> InputDigest?
+}
+
+extension EntrySource {
+    public mutating func digest() throws -> InputDigest? { nil }
 }
 
 /// One input of a run: a display name (as the manifest shows it), the path
-/// whose SHA-256 run.json records, and how to open its entries.
+/// as the user gave it (run.json), and how to open its entries.
 public struct RunInput: Sendable {
     public let name: String
-    /// The archive file, if any (in-memory inputs have none).
+    /// The file, folder or stream as given (`-` for standard input); nil for in-memory inputs.
     public let path: String?
     let open: @Sendable () throws -> any EntrySource
 

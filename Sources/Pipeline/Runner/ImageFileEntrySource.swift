@@ -6,6 +6,7 @@ struct ImageFileEntrySource: EntrySource {
     let path: String
     let maxBytes: Int
     private var done = false
+    private var readDigest: InputDigest?
 
     init(path: String, maxBytes: Int) {
         self.path = path
@@ -22,8 +23,11 @@ struct ImageFileEntrySource: EntrySource {
         }
         let data = [UInt8](try Data(contentsOf: url))
         let name = url.lastPathComponent
+        readDigest = InputDigest(sha256: sha256Hex(data), bytes: Int64(data.count))
         return .entry(ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))
     }
+
+    func digest() throws -> InputDigest? { readDigest }
 }
 
 struct ImageFileTooLarge: Error, CustomStringConvertible {
@@ -32,8 +36,9 @@ struct ImageFileTooLarge: Error, CustomStringConvertible {
 }
 
 extension RunInput {
-    /// A single image file; the run names it by the path as given.
-    public static func imageFile(path: String, maxBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: path, path: path) { ImageFileEntrySource(path: path, maxBytes: maxBytes) }
+    /// A single image file: one entry named by its file name. The run names
+    /// the input `name` (by default the path as given, as `facepipe detect` prints it).
+    public static func imageFile(path: String, name: String? = nil, maxBytes: Int = 512 << 20) -> RunInput {
+        RunInput(name: name ?? path, path: path) { ImageFileEntrySource(path: path, maxBytes: maxBytes) }
     }
 }

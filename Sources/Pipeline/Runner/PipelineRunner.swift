@@ -36,12 +36,10 @@ public enum PipelineRunner {
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
-        // run.json's input digests read every archive once more: do it beside the
-        // workers rather than after them, where it would run on one core alone.
-        async let describedInputs = RunProvenance.describe(inputs)
-        if let writeFailure = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
-                                             cache: StageCache(directory: layout.stageCache),
-                                             configuration: configuration, hooks: hooks) {
+        let scheduled = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
+                                       cache: StageCache(directory: layout.stageCache),
+                                       configuration: configuration, hooks: hooks)
+        if let writeFailure = scheduled.writeFailure {
             throw .outputUnusable(path: layout.root.path, reason: writeFailure)
         }
         do {
@@ -50,7 +48,7 @@ public enum PipelineRunner {
             throw .outputUnusable(path: layout.root.path, reason: "cannot flush outputs: \(error)")
         }
         let summary = writer.summary
-        let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: await describedInputs,
+        let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
                                        configuration: configuration, summary: summary,
                                        started: started, finished: Date())
         do {
@@ -70,7 +68,7 @@ public enum PipelineRunner {
         let steps = try plan.steps(for: .everything)
         let writer = JSONLinesWriter(output: output)
         if let writeFailure = await schedule(plan, steps: steps, inputs: inputs, writer: writer, cache: nil,
-                                             configuration: configuration, hooks: hooks) {
+                                             configuration: configuration, hooks: hooks).writeFailure {
             throw .outputUnusable(path: "standard output", reason: writeFailure)
         }
         return writer.summary
@@ -78,13 +76,15 @@ public enum PipelineRunner {
 
     /// The producer and the workers: reads every input in order, runs the
     /// entries on at most `workers` tasks, hands outcomes to `writer` in
-    /// order. Returns the first write failure (the run stops there), or nil.
+    /// order. Returns the first write failure (the run stops there), or nil,
+    /// and each input's digest as its source took it while reading it.
     static func schedule(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
                          writer: some EntryWriter, cache: StageCache?, configuration: RunConfiguration,
-                         hooks: RunHooks) async -> String? {
+                         hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunProvenance.InputInfo]) {
         let pool = ContextPool(workers: configuration.workers,
                                shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine))
         var writeFailure: String?
+        var described = inputs.map { RunProvenance.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
             var progress = RunProgress(done: 0, total: nil, failed: 0, megapixels: 0)
@@ -120,11 +120,22 @@ public enum PipelineRunner {
                 do {
                     source = try input.open()
                 } catch {
+                    described[archiveNumber].error = "cannot open: \(error)"
                     make(archiveFailure("cannot open archive: \(error)"))
                     continue
                 }
+                func describeSource() {
+                    do {
+                        let digest = try source.digest()
+                        described[archiveNumber] = .init(name: input.name, path: input.path, sha256: digest?.sha256,
+                                                         bytes: digest?.bytes, error: nil)
+                    } catch {
+                        described[archiveNumber].error = "\(error)"
+                    }
+                }
                 while true {
                     if hooks.shouldStop() || writeFailure != nil {
+                        described[archiveNumber].error = "not read to the end: the run stopped"
                         writer.markInterrupted()
                         break inputs
                     }
@@ -132,10 +143,14 @@ public enum PipelineRunner {
                     do {
                         item = try source.next()
                     } catch {
+                        describeSource()
                         make(archiveFailure("archive unreadable, later entries lost: \(error)"))
                         continue inputs
                     }
-                    guard let item else { break }
+                    guard let item else {
+                        describeSource()
+                        break
+                    }
                     guard case .entry(let entry) = item else {
                         if case let .skipped(index, name, reason) = item {
                             writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
@@ -167,7 +182,7 @@ public enum PipelineRunner {
             if !writer.summary.interrupted { progress.total = schedule.produced }
             while schedule.inFlight > 0 { await receiveOne() }
         }
-        return writeFailure
+        return (writeFailure, described)
     }
 
     /// The per-entry work, on a worker: hash (unless the producer did), run

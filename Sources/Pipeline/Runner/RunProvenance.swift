@@ -20,6 +20,8 @@ struct RunProvenance: Encodable {
         var file: String
         var sha256: String
     }
+    /// An input's path as given, and its size and SHA-256 (``InputDigest``,
+    /// taken by its source in the pass that read it), or why there are none.
     struct InputInfo: Encodable {
         var name: String
         var path: String?
@@ -27,19 +29,6 @@ struct RunProvenance: Encodable {
         var bytes: Int64?
         var error: String?
     }
-    /// Each input's path, size and SHA-256 (read once, in full), or why it could not be read.
-    static func describe(_ inputs: [RunInput]) -> [InputInfo] {
-        inputs.map { input in
-            guard let path = input.path else { return InputInfo(name: input.name) }
-            do {
-                let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-                return InputInfo(name: input.name, path: path, sha256: try sha256Hex(ofFileAt: URL(fileURLWithPath: path)), bytes: size)
-            } catch {
-                return InputInfo(name: input.name, path: path, error: "\(error)")
-            }
-        }
-    }
-
     struct ConfigurationInfo: Encodable {
         var workers: Int
         var recompute: String
@@ -103,5 +92,7 @@ struct RunProvenance: Encodable {
 }
 
 extension RunProvenance.InputInfo {
-    init(name: String) { self.init(name: name, path: nil, sha256: nil, bytes: nil, error: nil) }
+    init(name: String, path: String?, error: String?) {
+        self.init(name: name, path: path, sha256: nil, bytes: nil, error: error)
+    }
 }

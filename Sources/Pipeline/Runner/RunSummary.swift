@@ -36,7 +36,7 @@ public struct RunSummary: Sendable, Codable {
     public var line: String {
         var parts = ["\(entries) entries", "\(faces) faces (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
-        parts.append("\(skipped.count) skipped (not regular files)")
+        parts.append("\(skipped.count) skipped (listed in run.json)")
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
         if interrupted { parts.append("INTERRUPTED: rerun with --resume to finish") }

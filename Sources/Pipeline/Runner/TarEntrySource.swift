@@ -1,20 +1,47 @@
 import ArchiveIO
 import Foundation
 
-/// Entries of a tar (or compressed tar, or zip) file through ``TarReader``.
+/// Entries of a tar (or compressed tar, or zip) file or stream through
+/// ``TarReader``, hashed as libarchive reads them. Directory headers are
+/// passed over: they hold nothing to process or to report.
 struct TarEntrySource: EntrySource {
     let reader: TarReader
+    let hash: RunningSHA256
+
+    /// Reads the file at `path`.
+    init(path: String, maxEntryBytes: Int) throws {
+        let hash = RunningSHA256()
+        reader = try TarReader(path: path, options: .init(maxEntryBytes: maxEntryBytes), observer: hash.update)
+        self.hash = hash
+    }
+
+    /// Reads from `fileDescriptor` (left open), named `name` in messages.
+    init(fileDescriptor: Int32, name: String, maxEntryBytes: Int) throws {
+        let hash = RunningSHA256()
+        reader = try TarReader(fileDescriptor: fileDescriptor, name: name,
+                               options: .init(maxEntryBytes: maxEntryBytes), observer: hash.update)
+        self.hash = hash
+    }
 
     mutating func next() throws -> SourceItem? {
-        switch try reader.next() {
-        case nil:
-            return nil
-        case .file(let entry)?:
-            return .entry(entry)
-        case .skipped(let skipped)?:
-            return .skipped(index: skipped.index, name: skipped.name,
-                            reason: "\(skipped.kind.rawValue): \(skipped.reason)")
+        while true {
+            switch try reader.next() {
+            case nil:
+                return nil
+            case .file(let entry)?:
+                return .entry(entry)
+            case .skipped(let skipped)? where skipped.kind == .directory:
+                continue
+            case .skipped(let skipped)?:
+                return .skipped(index: skipped.index, name: skipped.name,
+                                reason: "\(skipped.kind.rawValue): \(skipped.reason)")
+            }
         }
+    }
+
+    mutating func digest() throws -> InputDigest? {
+        try reader.readToEnd()
+        return hash.finalize()
     }
 }
 
@@ -22,7 +49,17 @@ extension RunInput {
     /// An archive file; the manifest names it by its last path component.
     public static func archive(path: String, maxEntryBytes: Int = 512 << 20) -> RunInput {
         RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path) {
-            TarEntrySource(reader: try TarReader(path: path, options: .init(maxEntryBytes: maxEntryBytes)))
+            try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
+        }
+    }
+
+    /// A tar (or compressed tar) stream on an open descriptor: standard
+    /// input, a pipe. It can be read only once; the caller keeps the
+    /// descriptor open for the run.
+    public static func archiveStream(fileDescriptor: Int32, name: String, path: String,
+                                     maxEntryBytes: Int = 512 << 20) -> RunInput {
+        RunInput(name: name, path: path) {
+            try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
         }
     }
 }

@@ -1,0 +1,165 @@
+import ArchiveIO
+import Foundation
+import ImageCodecs
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The files below a folder as entries, like a tar of it: every file at any
+/// depth, in the order of their relative paths' bytes (`a.jpg` before `a/b.jpg`),
+/// each numbered by its place in that order. Files are read one at a time, so
+/// memory holds one file plus the listing of names.
+///
+/// JPEG and PNG files (recognised by their first bytes) are entries; other
+/// files, symbolic links (never followed), devices, FIFOs, sockets, files over
+/// the size limit and unreadable files or folders are skipped, each with its
+/// reason. Folders themselves are not listed.
+struct FolderEntrySource: EntrySource {
+    private struct Listed {
+        enum Kind {
+            case file(size: Int64)
+            case skipped(reason: String)
+        }
+        let relativePath: [UInt8]
+        let kind: Kind
+    }
+
+    let root: String
+    let maxBytes: Int
+    private var listing: [Listed]?
+    private var position = 0
+    private let hash = RunningSHA256()
+    private var fileBytes: Int64 = 0
+
+    init(root: String, maxBytes: Int) {
+        self.root = root
+        self.maxBytes = maxBytes
+    }
+
+    mutating func next() throws -> SourceItem? {
+        let listing = try self.listing ?? Self.list(root: root)
+        self.listing = listing
+        guard position < listing.count else { return nil }
+        let index = position
+        position += 1
+        let listed = listing[index]
+        let name = String(decoding: listed.relativePath, as: UTF8.self)
+        switch listed.kind {
+        case .skipped(let reason):
+            return .skipped(index: index, name: name, reason: reason)
+        case .file(let size):
+            let file = SkippedEntry.Kind.regularFile.rawValue
+            guard size <= Int64(maxBytes) else {
+                return .skipped(index: index, name: name,
+                                reason: "\(file): \(SkippedEntry.Reason.tooLarge(size: size, limit: maxBytes))")
+            }
+            let data: [UInt8]
+            do {
+                data = try Self.read(path(of: listed.relativePath), limit: maxBytes)
+            } catch {
+                return .skipped(index: index, name: name, reason: "\(file): \(SkippedEntry.Reason.unreadable("\(error)"))")
+            }
+            hash.update(listed.relativePath + [0] + Array(sha256Hex(data).utf8) + [0x0A])
+            fileBytes += Int64(data.count)
+            guard ImageFormat(sniffing: data) != nil else {
+                return .skipped(index: index, name: name, reason: "\(file): not a JPEG or PNG image")
+            }
+            return .entry(ArchiveEntry(archive: root, index: index, name: name, rawName: listed.relativePath, data: data))
+        }
+    }
+
+    func digest() throws -> InputDigest? {
+        hash.finalize(bytes: fileBytes)
+    }
+
+    private func path(of relativePath: [UInt8]) -> String {
+        String(decoding: Array(root.utf8) + [0x2F] + relativePath, as: UTF8.self)
+    }
+
+    // MARK: - Listing
+
+    /// Every non-folder below `root`, sorted by relative path bytes.
+    private static func list(root: String) throws -> [Listed] {
+        var listed: [Listed] = []
+        guard let top = opendir(root) else { throw FolderUnreadable(path: root, code: errno) }
+        walk(top, folder: Array(root.utf8), relative: [], into: &listed)
+        return listed.sorted { $0.relativePath.lexicographicallyPrecedes($1.relativePath) }
+    }
+
+    /// Lists the children of the open folder `handle` (closed here), recursing into subfolders.
+    private static func walk(_ handle: OpaquePointer, folder: [UInt8], relative: [UInt8], into listed: inout [Listed]) {
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            let childRelative = relative.isEmpty ? name : relative + [0x2F] + name
+            let childPath = folder + [0x2F] + name
+            var status = stat()
+            guard (childPath + [0]).withUnsafeBufferPointer({ lstat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &status) }) == 0 else {
+                listed.append(Listed(relativePath: childRelative, kind: .skipped(reason: "unreadable: \(String(cString: strerror(errno)))")))
+                continue
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                let child = (childPath + [0]).withUnsafeBufferPointer { opendir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+                guard let child else {
+                    listed.append(Listed(relativePath: childRelative, kind: .skipped(reason: "\(SkippedEntry.Kind.directory.rawValue): unreadable: \(String(cString: strerror(errno)))")))
+                    continue
+                }
+                walk(child, folder: childPath, relative: childRelative, into: &listed)
+            case S_IFREG:
+                listed.append(Listed(relativePath: childRelative, kind: .file(size: Int64(status.st_size))))
+            case let mode:
+                let kind: SkippedEntry.Kind = switch mode {
+                case S_IFLNK: .symbolicLink
+                case S_IFCHR: .characterDevice
+                case S_IFBLK: .blockDevice
+                case S_IFIFO: .fifo
+                case S_IFSOCK: .socket
+                default: .other
+                }
+                let reason = kind == .symbolicLink ? "not followed" : "\(SkippedEntry.Reason.notARegularFile)"
+                listed.append(Listed(relativePath: childRelative, kind: .skipped(reason: "\(kind.rawValue): \(reason)")))
+            }
+        }
+    }
+
+    /// The bytes of the regular file at `path`, opened without following a
+    /// link planted since the listing, at most `limit` bytes.
+    private static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw FolderUnreadable(path: path, code: errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw FolderUnreadable(path: path, code: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw FolderUnreadable(path: path, code: EINVAL) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FolderUnreadable(path: path, code: errno)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[0..<count])
+            if data.count > limit { throw FolderUnreadable(path: path, code: EFBIG) }
+        }
+    }
+}
+
+/// A folder or file below a folder input that the OS refuses to read.
+struct FolderUnreadable: Error, CustomStringConvertible {
+    let path: String
+    let code: Int32
+    var description: String { String(cString: strerror(code)) }
+}
+
+extension RunInput {
+    /// A folder, read recursively (``FolderEntrySource``); the run names it `name`.
+    public static func folder(path: String, name: String, maxBytes: Int = 512 << 20) -> RunInput {
+        RunInput(name: name, path: path) { FolderEntrySource(root: path, maxBytes: maxBytes) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ImageCodecs
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A command-line INPUT that cannot be used, found before anything starts.
+public struct RunInputError: Error, CustomStringConvertible {
+    public let argument: String
+    public let reason: String
+    public var description: String { "cannot read input \(argument): \(reason)" }
+}
+
+extension RunInput {
+    /// The input a command-line INPUT names, by what it is (never by its name):
+    ///
+    /// - `-`: a tar (or compressed tar) stream on standard input, named `stdin`;
+    /// - a folder: its files, recursively (``folder(path:name:maxBytes:)``);
+    /// - a regular file starting with a JPEG or PNG signature: that image;
+    ///   any other regular file: an archive;
+    /// - a FIFO or character device (`<(tar cf - dir)`, `/dev/stdin` on a pipe): a stream.
+    ///
+    /// The manifest's `archive` column (and the output folder under `images/`)
+    /// names an input by its last path component, as for archives: `photos`
+    /// for `~/photos/`, `one.jpg`; run.json records the path as given.
+    /// Throws, with the OS reason, when the input cannot be opened, so a run
+    /// reports it before it creates anything.
+    public static func fromArgument(_ argument: String, maxEntryBytes: Int = 512 << 20) throws(RunInputError) -> RunInput {
+        if argument == "-" {
+            return .archiveStream(fileDescriptor: STDIN_FILENO, name: "stdin", path: "-", maxEntryBytes: maxEntryBytes)
+        }
+        func failure(_ code: Int32) -> RunInputError {
+            RunInputError(argument: argument, reason: String(cString: strerror(code)))
+        }
+        var status = stat()
+        guard stat(argument, &status) == 0 else { throw failure(errno) }
+        let name = URL(fileURLWithPath: argument).standardizedFileURL.lastPathComponent
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            guard let handle = opendir(argument) else { throw failure(errno) }
+            closedir(handle)
+            return .folder(path: argument, name: name, maxBytes: maxEntryBytes)
+        case S_IFREG:
+            let fd = openForReading(argument)
+            guard fd >= 0 else { throw failure(errno) }
+            defer { close(fd) }
+            var signature = [UInt8](repeating: 0, count: 8)
+            let count = signature.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            guard count >= 0 else { throw failure(errno) }
+            if ImageFormat(sniffing: signature[0..<count]) != nil {
+                return .imageFile(path: argument, name: name, maxBytes: maxEntryBytes)
+            }
+            return .archive(path: argument, maxEntryBytes: maxEntryBytes)
+        case S_IFIFO, S_IFCHR:
+            // Opening a FIFO waits for a writer, and a stream is read once: check access only.
+            guard access(argument, R_OK) == 0 else { throw failure(errno) }
+            return .archive(path: argument, maxEntryBytes: maxEntryBytes)
+        default:
+            throw RunInputError(argument: argument, reason: "not a file, folder or stream")
+        }
+    }
+}
+
+/// `open(2)` read-only; outside `RunInput`, whose `open` would shadow it.
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC)
+}

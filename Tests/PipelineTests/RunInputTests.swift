@@ -1,0 +1,151 @@
+import ArchiveIO
+import Crypto
+import Foundation
+import Pipeline
+import Pipelines
+import Testing
+import _TestSupport
+
+/// Inputs by kind: folders, single images, archives, streams, and the
+/// command-line INPUT resolution that tells them apart.
+@Suite struct RunInputTests {
+    let jpeg: [UInt8]
+    let png: [UInt8]
+
+    init() throws {
+        jpeg = try Fixtures.bytes(Fixtures.url("codecs/photo-baseline.jpg"))
+        png = try Fixtures.bytes(Fixtures.url("codecs/photo-reference.png"))
+    }
+
+    @Test func aFolderGivesTheRowsAndImagesOfATarOfItsImages() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photos = root.appendingPathComponent("in/photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("sub/deeper"), withIntermediateDirectories: true)
+        try Data(png).write(to: photos.appendingPathComponent("a.png"))
+        try Data("not an image".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        try Data(jpeg).write(to: photos.appendingPathComponent("sub/b.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: photos.appendingPathComponent("sub/link.png").path, withDestinationPath: "../a.png")
+        try Data(png).write(to: photos.appendingPathComponent("sub/deeper/c.png"))
+        // The same images, in the folder's order, in an archive also named `photos`.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tar"), withIntermediateDirectories: true)
+        let tarPath = root.appendingPathComponent("tar/photos").path
+        let writer = try TarWriter(path: tarPath)
+        try writer.add(path: "a.png", data: png)
+        try writer.add(path: "sub/b.jpg", data: jpeg)
+        try writer.add(path: "sub/deeper/c.png", data: png)
+        try writer.finish()
+
+        let fromFolder = root.appendingPathComponent("out-folder"), fromTar = root.appendingPathComponent("out-tar")
+        let folderInput = try RunInput.fromArgument(photos.path + "/")
+        #expect(folderInput.name == "photos")
+        let folderSummary = try await run(Pipelines.uprightPNG, [folderInput], out: fromFolder)
+        let tarSummary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(tarPath)], out: fromTar)
+
+        #expect(folderSummary.skipped.map(\.name) == ["notes.txt", "sub/link.png"])
+        #expect(folderSummary.skipped.map(\.reason) == ["file: not a JPEG or PNG image", "symlink: not followed"])
+        #expect(tarSummary.skipped.isEmpty)
+        let folderFiles = try outputFiles(fromFolder), tarFiles = try outputFiles(fromTar)
+        #expect(folderFiles.keys.sorted() == ["images/photos/a.png.png", "images/photos/sub/b.jpg.png",
+                                              "images/photos/sub/deeper/c.png.png", "manifest.csv"])
+        #expect(folderFiles.filter { $0.key != "manifest.csv" } == tarFiles.filter { $0.key != "manifest.csv" })
+        // Rows are equal but for the index: the folder counts its skipped files.
+        let withoutIndex = { (rows: [[String]]) in rows.map { row in row.enumerated().filter { $0.offset != 2 }.map(\.element) } }
+        #expect(withoutIndex(try manifestRows(fromFolder)) == withoutIndex(try manifestRows(fromTar)))
+        #expect(try manifestRows(fromFolder).map { $0[2] } == ["0", "2", "3"])
+
+        let folderDigest = try inputDigest(fromFolder)
+        let files: [(String, [UInt8])] = [("a.png", png), ("notes.txt", Array("not an image".utf8)),
+                                          ("sub/b.jpg", jpeg), ("sub/deeper/c.png", png)]
+        var listing: [UInt8] = []
+        for (path, bytes) in files {
+            listing += Array(path.utf8) + [0] + Array(SHA256.hash(data: bytes).hex.utf8) + [0x0A]
+        }
+        #expect(folderDigest.sha256 == SHA256.hash(data: listing).hex)
+        #expect(folderDigest.bytes == 2 * png.count + jpeg.count + 12)
+        let tarBytes = try Fixtures.bytes(URL(fileURLWithPath: tarPath))
+        #expect(try inputDigest(fromTar).sha256 == SHA256.hash(data: tarBytes).hex)
+        #expect(try inputDigest(fromTar).bytes == tarBytes.count)
+    }
+
+    @Test func namesStoredWithDotSlashAreOutputWithoutIt() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tarPath = root.appendingPathComponent("photos.tar").path
+        let writer = try TarWriter(path: tarPath)
+        try writer.addDirectory(path: "./")
+        try writer.addDirectory(path: "./a/")
+        try writer.add(path: "./a/b.png", data: png)
+        try writer.add(path: "././c.jpg", data: jpeg)
+        try writer.finish()
+        let out = root.appendingPathComponent("out")
+        let summary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(tarPath)], out: out)
+        #expect(summary.skipped.isEmpty)
+        let rows = try manifestRows(out)
+        #expect(rows.map { $0[1] } == ["./a/b.png", "././c.jpg"])
+        #expect(try outputFiles(out).keys.sorted() == ["images/photos.tar/a/b.png.png", "images/photos.tar/c.jpg.png", "manifest.csv"])
+    }
+
+    @Test func aTarStreamOnAPipeIsReadOnceAndHashed() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tarPath = root.appendingPathComponent("photos.tar").path
+        let writer = try TarWriter(path: tarPath, compression: .gzip)
+        try writer.add(path: "a.png", data: png)
+        try writer.add(path: "b.jpg", data: jpeg)
+        try writer.finish()
+        let bytes = try Fixtures.bytes(URL(fileURLWithPath: tarPath))
+
+        let pipe = Pipe()
+        let feeder = Thread {
+            pipe.fileHandleForWriting.write(Data(bytes))
+            try? pipe.fileHandleForWriting.close()
+        }
+        feeder.start()
+        let out = root.appendingPathComponent("out")
+        let input = RunInput.archiveStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "stdin", path: "-")
+        let summary = try await run(Pipelines.uprightPNG, [input], out: out)
+        try pipe.fileHandleForReading.close()
+        #expect(summary.entries == 2)
+        #expect(try manifestRows(out).map { [$0[0], $0[1], $0[3]] } == [["stdin", "a.png", "ok"], ["stdin", "b.jpg", "ok"]])
+        let digest = try inputDigest(out)
+        #expect(digest.sha256 == SHA256.hash(data: bytes).hex)
+        #expect(digest.bytes == bytes.count)
+    }
+
+    @Test func inputsAreToldApartByWhatTheyAre() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let image = root.appendingPathComponent("in/photo.tar")  // a JPEG, whatever its name
+        try FileManager.default.createDirectory(at: image.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(jpeg).write(to: image)
+        let input = try RunInput.fromArgument(image.path)
+        #expect(input.name == "photo.tar" && input.path == image.path)
+        let out = root.appendingPathComponent("out")
+        let summary = try await run(Pipelines.uprightPNG, [input], out: out)
+        #expect(summary.entries == 1 && summary.exitStatus == .ok)
+        #expect(try manifestRows(out).map { [$0[0], $0[1], $0[2], $0[3]] } == [["photo.tar", "photo.tar", "0", "ok"]])
+        #expect(try inputDigest(out).sha256 == SHA256.hash(data: jpeg).hex)
+
+        #expect(try RunInput.fromArgument("-").name == "stdin")
+        #expect(try RunInput.fromArgument("-").path == "-")
+        #expect(try RunInput.fromArgument(root.path).name == root.lastPathComponent)
+    }
+
+    @Test func anInputThatCannotBeOpenedIsReportedWithTheOSReason() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/photos.tar"
+        let error = #expect(throws: RunInputError.self) { try RunInput.fromArgument(missing) }
+        #expect(error?.description == "cannot read input \(missing): No such file or directory")
+    }
+
+    /// inputs[0] of run.json.
+    private func inputDigest(_ out: URL) throws -> (sha256: String?, bytes: Int?) {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+        let input = (json?["inputs"] as? [[String: Any]])?.first
+        return (input?["sha256"] as? String, input?["bytes"] as? Int)
+    }
+}
+
+private extension Digest {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
