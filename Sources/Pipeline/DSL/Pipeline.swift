@@ -35,6 +35,16 @@ public struct Pipeline: Sendable {
     /// The top-level stages in order (chains flattened).
     public var stages: [StageDefinition] { nodes.map(\.definition) }
 
+    /// Every model the stages name, each once, in stage order: what
+    /// ``compile(modelsDirectory:)`` loads and a models folder must hold.
+    public var models: [FaceModel] {
+        var models: [FaceModel] = []
+        for stage in stages {
+            for model in stage.allModels where !models.contains(model) { models.append(model) }
+        }
+        return models
+    }
+
     var nodes: [StageNode] {
         var nodes: [StageNode] = []
         root._collect(into: &nodes)
@@ -55,10 +65,6 @@ public struct Pipeline: Sendable {
                                      reason: "is a per-face stage; place it inside ForEachFace { … }")
             }
             runnable.append((node, run))
-        }
-        var models: [FaceModel] = []
-        for node in nodes {
-            for model in node.definition.allModels where !models.contains(model) { models.append(model) }
         }
         let loaded: FaceModels
         do {
