@@ -69,7 +69,7 @@ test: setup sample
 	FACEPIPE_REQUIRE_MODELS=1 $(SWIFT) test $(SWIFT_FLAGS)
 
 demo: build sample
-	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT); status=$$?; \
+	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
 	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
 
 ## bench: side-by-side measurements against what a user would pick instead

@@ -35,10 +35,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))
     var from: String?
 
-    @Option(name: .long, help: ArgumentHelp("Recompute only this stage; reuse cached results for the others.", valueName: "STAGE"))
+    @Option(name: .long, help: ArgumentHelp("Recompute only this stage; reuse cached results for the others (never-cached stages such as annotate run anyway: --only annotate redraws without detecting).", valueName: "STAGE"))
     var only: String?
 
-    @Flag(name: .long, help: "Finish an interrupted run into the same DIR: completed entries are reused, not redone.")
+    @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
     @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar and .cache/ first (nothing else).")
