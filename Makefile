@@ -10,8 +10,9 @@ DATA_VENV    := .venv-data
 DATA_PY      := $(DATA_VENV)/bin/python
 SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
+PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -51,11 +52,24 @@ build: setup
 bin-path:
 	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
 
+## install: the release binary, the verified models and shell completions under PREFIX (default /usr/local)
+install: build
+	@bin="$$($(MAKE) -s bin-path)"; set -e; \
+	  install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/facepipe/models" \
+	    "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"; \
+	  install -m 755 "$$bin" "$(DESTDIR)$(PREFIX)/bin/facepipe"; \
+	  install -m 644 models/*.tflite "$(DESTDIR)$(PREFIX)/share/facepipe/models/"; \
+	  "$$bin" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/facepipe"; \
+	  "$$bin" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facepipe"; \
+	  "$$bin" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/facepipe.fish"; \
+	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models and completions"
+
 test: setup sample
 	FACEPIPE_REQUIRE_MODELS=1 $(SWIFT) test $(SWIFT_FLAGS)
 
 demo: build sample
-	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT); status=$$?; \
+	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
 	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
 
 ## bench: side-by-side measurements against what a user would pick instead

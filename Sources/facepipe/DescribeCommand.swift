@@ -28,7 +28,7 @@ struct DescribeCommand: ParsableCommand {
             print("  \(i + 1). \(lines[0])")
             for line in lines.dropFirst() { print("     \(line)") }
         }
-        let models = Array(Set(pipeline.stages.flatMap(\.allModels))).sorted()
+        let models = pipeline.models.sorted()
         if !models.isEmpty {
             print("models (verified by SHA-256 before a run):")
             for model in models { print("  \(model.fileName)  \(model.sha256)") }

@@ -39,11 +39,11 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Smallest face to find: pixels (20px) or a fraction of the image width (0.05, ML Kit's minFaceSize). In accurate mode it also sets how fine the pyramid goes.", valueName: "SIZE"))
     var minFaceSize: FaceSize = defaults.minFaceSize
 
-    @Option(name: .shortAndLong, help: "Entries processed at once (default: this machine's core count).")
+    @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("Folder with the verified .tflite models.", valueName: "DIR"))
-    var models: String = ProcessInfo.processInfo.environment["FACEPIPE_MODELS"] ?? "models"
+    @Option(help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
+    var models: String?
 
     @Argument(help: "JPEG or PNG files.")
     var files: [String]
@@ -53,11 +53,11 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let pipeline = Pipelines.detect(DetectFaces(mode, minFaceSize: minFaceSize, minScore: minScore),
+                                        minConfidence: minConfidence)
+        let plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
         let summary: RunSummary
         do {
-            let pipeline = Pipelines.detect(DetectFaces(mode, minFaceSize: minFaceSize, minScore: minScore),
-                                            minConfidence: minConfidence)
-            let plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: models, isDirectory: true))
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageFile(path: $0) },
                                                             output: FileHandle.standardOutput, workers: workers)
         } catch {

@@ -33,20 +33,23 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given.", valueName: "input"))
     var inputs: [String]
 
-    @Option(name: .long, help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
     var out: String
 
-    @Option(name: .long, help: "Entries processed at once (default: this machine's core count).")
+    @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))
     var from: String?
 
-    @Option(name: .long, help: ArgumentHelp("Recompute only this stage; reuse cached results for the others.", valueName: "STAGE"))
+    @Option(name: .long, help: ArgumentHelp("Recompute only this stage; reuse cached results for the others (never-cached stages such as annotate run anyway: --only annotate redraws without detecting).", valueName: "STAGE"))
     var only: String?
 
-    @Flag(name: .long, help: "Finish an interrupted run into the same DIR: completed entries are reused, not redone.")
+    @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
+
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar and .cache/ first (nothing else).")
+    var overwrite = false
 
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
     var outputTar = false
@@ -54,8 +57,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Process only archives j with j mod N = I (0-based), e.g. 0/4.", valueName: "I/N"))
     var shard: String?
 
-    @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models.", valueName: "DIR"))
-    var models: String = ProcessInfo.processInfo.environment["FACEPIPE_MODELS"] ?? "models"
+    @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
+    var models: String?
 
     @Flag(name: .long, help: "No progress output (errors and the summary line still go to stderr).")
     var quiet = false
@@ -80,6 +83,7 @@ struct RunCommand: AsyncParsableCommand {
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
+        guard !(resume && overwrite) else { throw ValidationError("--resume and --overwrite cannot be combined") }
         if let shard { _ = try Self.parseShard(shard) }
     }
 
@@ -111,10 +115,10 @@ struct RunCommand: AsyncParsableCommand {
         let plan: CompiledPipeline
         do {
             pipeline = try PipelineRegistry.named(self.pipeline).overriding(overrides())
-            plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: models))
         } catch {
             throw UsageFailure(message: error.description)
         }
+        plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
         var arguments = inputs
         if let shard {
             let (index, count) = try Self.parseShard(shard)
@@ -130,7 +134,7 @@ struct RunCommand: AsyncParsableCommand {
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
         let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workers,
                                              recompute: recompute, resume: resume,
-                                             outputTar: outputTar)
+                                             outputTar: outputTar, overwrite: overwrite)
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let summary: RunSummary

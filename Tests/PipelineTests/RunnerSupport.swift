@@ -93,10 +93,12 @@ func manifestLines(_ root: URL) throws -> [String] {
 }
 
 func run(_ pipeline: Pipeline, _ inputs: [RunInput], out: URL, workers: Int = 2,
-         recompute: RecomputePolicy = .useCache, resume: Bool = false, hooks: RunHooks = RunHooks()) async throws -> RunSummary {
+         recompute: RecomputePolicy = .useCache, resume: Bool = false, overwrite: Bool = false,
+         hooks: RunHooks = RunHooks()) async throws -> RunSummary {
     let plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: "/nonexistent-models"))
     return try await PipelineRunner.run(plan, inputs: inputs,
                                         configuration: RunConfiguration(outputDirectory: out, workers: workers,
-                                                                        recompute: recompute, resume: resume),
+                                                                        recompute: recompute, resume: resume,
+                                                                        overwrite: overwrite),
                                         toolVersion: "test", hooks: hooks)
 }

@@ -68,6 +68,16 @@ public struct Pipeline: Sendable {
     /// The fingerprint each top-level stage gets when compiled (no models are loaded).
     public var fingerprints: [String] { CompiledPipeline.fingerprints(of: nodes) }
 
+    /// Every model the stages name, each once, in stage order: what
+    /// ``compile(modelsDirectory:)`` loads and a models folder must hold.
+    public var models: [FaceModel] {
+        var models: [FaceModel] = []
+        for stage in stages {
+            for model in stage.allModels where !models.contains(model) { models.append(model) }
+        }
+        return models
+    }
+
     var nodes: [StageNode] {
         var nodes: [StageNode] = []
         root._collect(into: &nodes)
@@ -88,10 +98,6 @@ public struct Pipeline: Sendable {
                                      reason: "is a per-face stage; place it inside ForEachFace { … }")
             }
             runnable.append((node, run))
-        }
-        var models: [FaceModel] = []
-        for node in nodes {
-            for model in node.definition.allModels where !models.contains(model) { models.append(model) }
         }
         let loaded: FaceModels
         do {

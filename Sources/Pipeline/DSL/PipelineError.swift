@@ -15,8 +15,6 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownOption(stage: String, option: String, available: [String])
     /// `--from`/`--only`/`--set` names no stage of the pipeline.
     case unknownStage(name: String, pipeline: String, available: [String])
-    /// `--from`/`--only` names a stage whose results are never cached.
-    case stageNotRecomputable(name: String)
     /// No pipeline of that name is registered.
     case unknownPipeline(name: String, available: [String])
     /// The output folder cannot be used.
@@ -52,8 +50,6 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "stage \(stage) has no option \(option); options: \(available.joined(separator: ", "))"
         case let .unknownStage(name, pipeline, available):
             return "pipeline \(pipeline) has no stage \(name); stages: \(available.joined(separator: ", "))"
-        case let .stageNotRecomputable(name):
-            return "stage \(name) is always recomputed; --from/--only need a stage with cached results"
         case let .unknownPipeline(name, available):
             return "unknown pipeline \(name); available: \(available.joined(separator: ", "))"
         case let .outputUnusable(path, reason):

@@ -91,9 +91,9 @@ public struct CompiledPipeline: Sendable {
             let start = try position(of: stage)
             for i in start..<steps.count { steps[i].recompute = true }
         case .only(let stage):
-            let i = try position(of: stage)
-            guard steps[i].caching == .records else { throw .stageNotRecomputable(name: stage) }
-            steps[i].recompute = true
+            // A stage whose results are never cached runs anyway, as every
+            // later uncached stage does: reusing the rest is all it takes.
+            steps[try position(of: stage)].recompute = true
         case .everything:
             for i in steps.indices { steps[i].recompute = true }
         }
@@ -110,7 +110,8 @@ public struct RecomputePolicy: Sendable, Hashable {
     public static let useCache = RecomputePolicy(kind: .useCache)
     /// Recompute `stage` and every later stage; reuse cached results before it.
     public static func from(_ stage: String) -> RecomputePolicy { RecomputePolicy(kind: .from(stage)) }
-    /// Recompute only `stage`; reuse cached results for the others.
+    /// Recompute only `stage`; reuse cached results for the others (stages
+    /// that are never cached, such as drawing, run on every entry anyway).
     public static func only(_ stage: String) -> RecomputePolicy { RecomputePolicy(kind: .only(stage)) }
     /// Ignore the cache (results are still stored).
     public static let everything = RecomputePolicy(kind: .everything)

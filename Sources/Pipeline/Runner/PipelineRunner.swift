@@ -22,6 +22,8 @@ public enum PipelineRunner {
         try configuration.validate()
         let steps = try plan.steps(for: configuration.recompute)
         let layout = try OutputLayout.prepare(configuration.outputDirectory)
+        try OutputFolderRule.apply(to: layout, plan: plan, inputs: inputs,
+                                   overwrite: configuration.overwrite, resume: configuration.resume)
         let started = Date()
         let completions = CompletionStore(directory: layout.completions)
         if !configuration.resume { completions.removeAll() }

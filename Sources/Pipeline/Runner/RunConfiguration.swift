@@ -19,12 +19,16 @@ public struct RunConfiguration: Sendable {
     public var faceEngine: FaceEngineFactory
     /// Write images and JSON into `DIR/outputs.tar` instead of folders.
     public var outputTar: Bool
+    /// Remove another run's results from the output folder before writing
+    /// (``OutputFolderRule``); without it such a folder is refused.
+    public var overwrite: Bool
 
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
-                faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false) {
+                faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, overwrite: Bool = false) {
         self.faceEngine = faceEngine
         self.outputTar = outputTar
+        self.overwrite = overwrite
         self.outputDirectory = outputDirectory
         self.workers = workers
         self.recompute = recompute
@@ -38,6 +42,9 @@ public struct RunConfiguration: Sendable {
         }
         guard !(resume && outputTar) else {
             throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
+        }
+        guard !(resume && overwrite) else {
+            throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")
         }
         guard reorderWindow >= workers else {
             throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Whether a run may write into an output folder that already holds
+/// something, decided from the folder's `run.json`.
+///
+/// A new or empty folder, a folder without any of facepipe's names, and a
+/// folder whose `run.json` names the same pipeline fingerprint and inputs (a
+/// plain rerun, which reuses the stage cache) are written into. A folder
+/// with another run's results is refused, naming what differs, unless the
+/// run passes `--resume` (continue into it) or `--overwrite` (remove what
+/// facepipe writes there, ``facepipeNames``, and nothing else, first).
+package enum OutputFolderRule {
+    /// Everything facepipe writes at the top of an output folder.
+    package static let facepipeNames = ["manifest.csv", "run.json", "images", "faces", "outputs.tar", ".cache"]
+
+    /// What identifies a run's results: the pipeline and its fingerprint,
+    /// and the inputs by name and size (sizes are compared without reading
+    /// the archives; entries are matched by content hash in the cache anyway).
+    package struct RunIdentity: Equatable, Decodable {
+        package struct Pipeline: Equatable, Decodable {
+            package var name: String
+            package var fingerprint: String
+            package init(name: String, fingerprint: String) { self.name = name; self.fingerprint = fingerprint }
+        }
+        package struct Input: Equatable, Decodable {
+            package var name: String
+            package var bytes: Int64?
+            package init(name: String, bytes: Int64?) { self.name = name; self.bytes = bytes }
+        }
+        package var pipeline: Pipeline
+        package var inputs: [Input]
+        package init(pipeline: Pipeline, inputs: [Input]) { self.pipeline = pipeline; self.inputs = inputs }
+    }
+
+    package enum Decision: Equatable {
+        /// Write into the folder as it is.
+        case write
+        /// Remove these facepipe names first, then write.
+        case remove([String])
+        /// Refuse the folder, for this reason.
+        case refuse(String)
+    }
+
+    /// The decision for a folder holding the facepipe names `present`, with
+    /// the identity read from its `run.json` (nil when absent or unreadable).
+    package static func decide(present: [String], previous: RunIdentity?, current: RunIdentity,
+                       overwrite: Bool, resume: Bool) -> Decision {
+        if resume || present.isEmpty { return .write }
+        if overwrite { return .remove(present) }
+        let overrides = "--overwrite removes facepipe's files there (\(facepipeNames.joined(separator: ", "))) "
+            + "and starts over, --resume continues into them, or choose another --out"
+        guard let previous else {
+            return .refuse("holds facepipe outputs (\(present.joined(separator: ", "))) without a readable run.json; \(overrides)")
+        }
+        var differences: [String] = []
+        if previous.pipeline.name != current.pipeline.name {
+            differences.append("pipeline \(previous.pipeline.name) (this run: \(current.pipeline.name))")
+        } else if previous.pipeline.fingerprint != current.pipeline.fingerprint {
+            differences.append("pipeline \(previous.pipeline.name) with other stages or options "
+                + "(fingerprint \(previous.pipeline.fingerprint.prefix(12)), this run: \(current.pipeline.fingerprint.prefix(12)))")
+        }
+        if previous.inputs != current.inputs {
+            func list(_ inputs: [RunIdentity.Input]) -> String {
+                inputs.map { input in input.bytes.map { "\(input.name) (\($0) bytes)" } ?? input.name }
+                    .joined(separator: ", ")
+            }
+            differences.append("inputs \(list(previous.inputs)) (this run: \(list(current.inputs)))")
+        }
+        if differences.isEmpty { return .write }
+        return .refuse("holds the results of another run: \(differences.joined(separator: "; ")); \(overrides)")
+    }
+
+    /// Decides for `layout` and carries the decision out: removes what
+    /// `--overwrite` replaces, throws when the folder is refused.
+    static func apply(to layout: OutputLayout, plan: CompiledPipeline, inputs: [RunInput],
+                      overwrite: Bool, resume: Bool) throws(PipelineError) {
+        let files = FileManager.default
+        let present = facepipeNames.filter { name in
+            (try? files.attributesOfItem(atPath: layout.root.appendingPathComponent(name).path)) != nil
+        }
+        let previous = (try? Data(contentsOf: layout.runJSON)).flatMap { try? JSONDecoder().decode(RunIdentity.self, from: $0) }
+        let current = RunIdentity(pipeline: .init(name: plan.name, fingerprint: plan.fingerprint), inputs: inputs.map { input in
+            let size = input.path.flatMap { try? files.attributesOfItem(atPath: $0)[.size] as? NSNumber }
+            return .init(name: input.name, bytes: size?.int64Value)
+        })
+        switch decide(present: present, previous: previous, current: current, overwrite: overwrite, resume: resume) {
+        case .write:
+            return
+        case .remove(let names):
+            for name in names {
+                do {
+                    try files.removeItem(at: layout.root.appendingPathComponent(name))
+                } catch {
+                    throw .outputUnusable(path: layout.root.path, reason: "cannot remove \(name) for --overwrite: \(error)")
+                }
+            }
+        case .refuse(let reason):
+            throw .outputUnusable(path: layout.root.path, reason: reason)
+        }
+    }
+}

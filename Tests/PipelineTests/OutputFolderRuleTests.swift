@@ -1,0 +1,85 @@
+import Foundation
+import Pipeline
+import Testing
+
+@Suite struct OutputFolderRuleTests {
+    typealias Identity = OutputFolderRule.RunIdentity
+    static let faces = Identity(pipeline: .init(name: "faces", fingerprint: "aaaa"),
+                                inputs: [.init(name: "photos.tar", bytes: 1000)])
+    static let everything = OutputFolderRule.facepipeNames
+
+    func decide(present: [String] = everything, previous: Identity? = faces, current: Identity = faces,
+                overwrite: Bool = false, resume: Bool = false) -> OutputFolderRule.Decision {
+        OutputFolderRule.decide(present: present, previous: previous, current: current, overwrite: overwrite, resume: resume)
+    }
+
+    func refusal(_ decision: OutputFolderRule.Decision) -> String? {
+        if case .refuse(let reason) = decision { return reason }
+        return nil
+    }
+
+    @Test func aNewOrEmptyFolderIsWritten() {
+        #expect(decide(present: [], previous: nil) == .write)
+    }
+
+    @Test func theSameRunIsWritten() {
+        #expect(decide() == .write)
+    }
+
+    @Test func anotherPipelineIsRefusedNamingItAndTheFlags() throws {
+        var other = Self.faces
+        other.pipeline = .init(name: "whole-frame", fingerprint: "bbbb")
+        let reason = try #require(refusal(decide(previous: other)))
+        #expect(reason.contains("pipeline whole-frame (this run: faces)"))
+        #expect(reason.contains("--overwrite") && reason.contains("--resume"))
+    }
+
+    @Test func otherOptionsOfTheSamePipelineAreRefused() throws {
+        var other = Self.faces
+        other.pipeline.fingerprint = "cccc"
+        let reason = try #require(refusal(decide(previous: other)))
+        #expect(reason.contains("pipeline faces with other stages or options"))
+    }
+
+    @Test func otherInputsAreRefused() throws {
+        var other = Self.faces
+        other.inputs = [.init(name: "holiday.tar", bytes: 1000)]
+        let reason = try #require(refusal(decide(previous: other)))
+        #expect(reason.contains("inputs holiday.tar (1000 bytes) (this run: photos.tar (1000 bytes))"))
+        other.inputs = [.init(name: "photos.tar", bytes: 999)]
+        #expect(refusal(decide(previous: other)) != nil, "same name, other size")
+    }
+
+    @Test func outputsWithoutRunJSONAreRefused() {
+        #expect(refusal(decide(present: ["manifest.csv", "images"], previous: nil)) != nil)
+    }
+
+    @Test func overwriteRemovesWhatIsPresentAndResumeKeepsIt() {
+        var other = Self.faces
+        other.pipeline.name = "passport"
+        #expect(decide(present: ["run.json", "images"], previous: other, overwrite: true) == .remove(["run.json", "images"]))
+        #expect(decide(previous: other, resume: true) == .write)
+        #expect(decide(previous: nil, resume: true) == .write)
+    }
+
+    @Test func aRunRefusesAnotherRunsFolderAndOverwriteKeepsTheUsersFiles() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let inputs = [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 6))]
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let notes = out.appendingPathComponent("notes.txt")
+        try Data("mine".utf8).write(to: notes)
+        _ = try await run(redSquarePipeline(), inputs, out: out)   // a plain rerun
+        let otherPipeline = redSquarePipeline(label: "other")
+        await #expect(throws: PipelineError.self) { _ = try await run(otherPipeline, inputs, out: out) }
+        let stale = out.appendingPathComponent("images/stale.ppm")
+        try FileManager.default.createDirectory(at: stale.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: stale)
+        _ = try await run(otherPipeline, inputs, out: out, overwrite: true)
+        #expect(FileManager.default.fileExists(atPath: notes.path), "the user's file stays")
+        #expect(!FileManager.default.fileExists(atPath: stale.path), "facepipe's folders are emptied")
+        let otherInputs = [memoryInput("b.tar", sampleItems(archive: "b.tar", count: 3))]
+        await #expect(throws: PipelineError.self) { _ = try await run(otherPipeline, otherInputs, out: out) }
+        _ = try await run(otherPipeline, otherInputs, out: out, resume: true)
+    }
+}
