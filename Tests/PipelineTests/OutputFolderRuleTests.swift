@@ -50,6 +50,16 @@ import Testing
         #expect(refusal(decide(previous: other)) != nil, "same name, other size")
     }
 
+    /// A folder or a stream has no size before it is read: the same name is the same input.
+    @Test func aFolderInputIsComparedByName() {
+        let folder = Identity(pipeline: Self.faces.pipeline, inputs: [.init(name: "photos", bytes: nil)])
+        var recorded = folder
+        recorded.inputs = [.init(name: "photos", bytes: 2_809_731)]
+        #expect(decide(previous: recorded, current: folder) == .write)
+        recorded.inputs = [.init(name: "holiday", bytes: 2_809_731)]
+        #expect(refusal(decide(previous: recorded, current: folder)) != nil)
+    }
+
     @Test func outputsWithoutRunJSONAreRefused() {
         #expect(refusal(decide(present: ["manifest.csv", "images"], previous: nil)) != nil)
     }

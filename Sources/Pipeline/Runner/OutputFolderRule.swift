@@ -59,7 +59,12 @@ package enum OutputFolderRule {
             differences.append("pipeline \(previous.pipeline.name) with other stages or options "
                 + "(fingerprint \(previous.pipeline.fingerprint.prefix(12)), this run: \(current.pipeline.fingerprint.prefix(12)))")
         }
-        if previous.inputs != current.inputs {
+        // Sizes are compared where both runs know one (regular files); a
+        // folder or a stream is compared by name.
+        func same(_ a: RunIdentity.Input, _ b: RunIdentity.Input) -> Bool {
+            a.name == b.name && (a.bytes == nil || b.bytes == nil || a.bytes == b.bytes)
+        }
+        if previous.inputs.count != current.inputs.count || !zip(previous.inputs, current.inputs).allSatisfy(same) {
             func list(_ inputs: [RunIdentity.Input]) -> String {
                 inputs.map { input in input.bytes.map { "\(input.name) (\($0) bytes)" } ?? input.name }
                     .joined(separator: ", ")
@@ -80,7 +85,9 @@ package enum OutputFolderRule {
         }
         let previous = (try? Data(contentsOf: layout.runJSON)).flatMap { try? JSONDecoder().decode(RunIdentity.self, from: $0) }
         let current = RunIdentity(pipeline: .init(name: plan.name, fingerprint: plan.fingerprint), inputs: inputs.map { input in
-            let size = input.path.flatMap { try? files.attributesOfItem(atPath: $0)[.size] as? NSNumber }
+            // Only a regular file has a size worth comparing (not a folder or a stream).
+            let attributes = input.path.flatMap { try? files.attributesOfItem(atPath: $0) }
+            let size = attributes?[.type] as? FileAttributeType == .typeRegular ? attributes?[.size] as? NSNumber : nil
             return .init(name: input.name, bytes: size?.int64Value)
         })
         switch decide(present: present, previous: previous, current: current, overwrite: overwrite, resume: resume) {
