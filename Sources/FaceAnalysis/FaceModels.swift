@@ -25,15 +25,18 @@ public struct FaceModels: Sendable {
     /// Reads, verifies and plans each of `models` from `directory`.
     /// - Throws: `FaceAnalysisError.missingModel`, `.modelUnreadable`,
     ///   `.modelHashMismatch` or `.unexpectedModelShape`, naming the file.
-    public static func load(_ models: some Sequence<FaceModel>, from directory: URL) throws(FaceAnalysisError) -> FaceModels {
+    /// - Parameter kernels: the micro-kernel set every model is planned
+    ///   with (both sets give the same bytes; the run configuration chooses).
+    public static func load(_ models: some Sequence<FaceModel>, from directory: URL,
+                            kernels: KernelSet = .best) throws(FaceAnalysisError) -> FaceModels {
         var loaded: [FaceModel: Model] = [:]
         for model in models where loaded[model] == nil {
-            loaded[model] = try load(model, from: directory)
+            loaded[model] = try load(model, from: directory, kernels: kernels)
         }
         return FaceModels(loaded: loaded)
     }
 
-    private static func load(_ model: FaceModel, from directory: URL) throws(FaceAnalysisError) -> Model {
+    private static func load(_ model: FaceModel, from directory: URL, kernels: KernelSet) throws(FaceAnalysisError) -> Model {
         let url = directory.appendingPathComponent(model.fileName)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -51,7 +54,7 @@ public struct FaceModels: Sendable {
             throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: digest)
         }
         let parsed: Model
-        do { parsed = try Model(bytes: bytes) } catch {
+        do { parsed = try Model(bytes: bytes, kernels: kernels) } catch {
             throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")
         }
         let input = model.inputSide * model.inputSide * 3

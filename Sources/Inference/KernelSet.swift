@@ -10,9 +10,10 @@ import InferenceWide
 /// give the same bytes: the 16-lane kernels sum every output in the 8-lane
 /// kernels' order.
 ///
-/// The set is chosen from the CPU probe (`best(for:)`) unless one is passed
-/// to `Model`, or the process sets another default once at start-up
-/// (`setProcessDefault`: the facepipe command does, from `FACEPIPE_KERNELS`).
+/// The set is chosen from the CPU probe (`best(for: .current)`) unless one
+/// is passed to `Model` (the facepipe command passes the run
+/// configuration's choice, which `FACEPIPE_KERNELS=8` sets to `.avx2`,
+/// into `Pipeline.compile`).
 public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
     case avx2
     case avx512
@@ -33,22 +34,8 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// The set `Model` plans with when none is passed: the one given to
-    /// `setProcessDefault`, or else `best(for: .current)`.
-    public static var processDefault: KernelSet {
-        processDefaultLock.withLock { chosenDefault } ?? best(for: .current)
-    }
-
-    /// Makes `set` (or, when it is unavailable, `.avx2`) the default of every
-    /// model planned afterwards. Meant to be called once at start-up by the
-    /// program's run configuration, before any model is loaded.
-    public static func setProcessDefault(_ set: KernelSet) {
-        processDefaultLock.withLock { chosenDefault = set.isAvailable ? set : .avx2 }
-    }
-
-    private static let processDefaultLock = NSLock()
-    /// Guarded by `processDefaultLock`.
-    nonisolated(unsafe) private static var chosenDefault: KernelSet?
+    /// The largest set this CPU runs: what `Model` plans with when no set is passed.
+    public static var best: KernelSet { best(for: .current) }
 
     public var description: String { rawValue }
 }

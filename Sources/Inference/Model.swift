@@ -23,9 +23,9 @@ public final class Model: Sendable {
     /// - Parameters:
     ///   - inputShape: plan the single `[1, H, W, C]` input at this
     ///     shape instead of the declared one (see `resized(inputShape:)`).
-    ///   - kernels: the micro-kernel set to plan with (`KernelSet.processDefault`
+    ///   - kernels: the micro-kernel set to plan with (`KernelSet.best`
     ///     unless a test compares sets); an unavailable set falls back to `.avx2`.
-    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelSet = .processDefault) throws {
+    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelSet = .best) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -36,7 +36,7 @@ public final class Model: Sendable {
     }
 
     /// Parses and plans the model in `bytes`, at its declared input shape or at `inputShape`.
-    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelSet = .processDefault) throws {
+    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelSet = .best) throws {
         try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil,
                       kernels: kernels.isAvailable ? kernels : .avx2)
     }

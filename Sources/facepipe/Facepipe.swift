@@ -25,7 +25,6 @@ struct Facepipe: AsyncParsableCommand {
         // 278–307 MiB with glibc's default (one arena per allocating thread), 213 MiB
         // with two, same speed (benchmarks/pipeline.sh).
         facepipe_tune_allocator(2)
-        KernelSelection.apply()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -37,7 +37,7 @@ enum ModelCommandSupport {
     }
 
     static func loadModel(_ path: String) throws -> Model {
-        try Model(bytes: readBytes(path, what: "model"))
+        try Model(bytes: readBytes(path, what: "model"), kernels: KernelSelection.kernels())
     }
 
     /// Reads a raw little-endian float32 file that must hold exactly `tensor`'s elements.

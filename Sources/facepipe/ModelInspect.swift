@@ -48,7 +48,7 @@ struct ModelInspect: ParsableCommand {
                 }
             }
 
-            let prepared = try Model(bytes: bytes)
+            let prepared = try Model(bytes: bytes, kernels: KernelSelection.kernels())
             let stats = prepared.statistics
             print("parameters: \(stats.parameters) (convolution weights and biases, float32 after dequantize/densify)")
             print("macs: \(stats.multiplyAccumulates) (\(String(format: "%.1f", Double(stats.multiplyAccumulates) / 1e6)) M per invocation)")

@@ -18,7 +18,7 @@ extension ModelSearchPath {
     /// missing model becomes a usage failure naming every place looked at.
     func compile(_ pipeline: Pipeline) throws -> CompiledPipeline {
         do {
-            return try pipeline.compile(modelsDirectory: folder(for: pipeline))
+            return try pipeline.compile(modelsDirectory: folder(for: pipeline), kernels: KernelSelection.kernels())
         } catch .modelMissing(let file, _) {
             throw UsageFailure(message: notFound(file: file))
         } catch {

@@ -1,5 +1,6 @@
 import FaceAnalysis
 import Foundation
+import Inference
 
 /// A named pipeline: a description of stages, nothing more. Creating one does
 /// no I/O; ``compile(modelsDirectory:)`` checks it and returns the immutable
@@ -87,8 +88,10 @@ public struct Pipeline: Sendable {
     /// Validates every stage's options, loads exactly the models the stages
     /// name from `modelsDirectory` (each verified by its SHA-256, parsed and
     /// planned once), and returns the plan that owns them. A missing or
-    /// wrong model is an error here, before any entry is read.
-    public func compile(modelsDirectory: URL) throws(PipelineError) -> CompiledPipeline {
+    /// wrong model is an error here, before any entry is read. `kernels` is
+    /// the micro-kernel set the models are planned with (the run
+    /// configuration's choice; every set writes the same bytes).
+    public func compile(modelsDirectory: URL, kernels: KernelSet = .best) throws(PipelineError) -> CompiledPipeline {
         let nodes = self.nodes
         var runnable: [(node: StageNode, run: StageNode.Run)] = []
         for node in nodes {
@@ -101,7 +104,7 @@ public struct Pipeline: Sendable {
         }
         let loaded: FaceModels
         do {
-            loaded = try FaceModels.load(models, from: modelsDirectory)
+            loaded = try FaceModels.load(models, from: modelsDirectory, kernels: kernels)
         } catch {
             throw PipelineError(loading: error)
         }
