@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // Tests only: reads the manifest back with a CSV reader that is not facepipe's.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // MARK: System libraries
@@ -88,6 +90,6 @@ let package = Package(
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
-            .product(name: "Crypto", package: "swift-crypto")]),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),
     ]
 )

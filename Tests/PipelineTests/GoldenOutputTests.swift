@@ -40,6 +40,7 @@ struct GoldenOutputTests {
                                                    configuration: RunConfiguration(outputDirectory: out, workers: 2),
                                                    toolVersion: "test")
         #expect(summary.failedEntries == 0)
+        try ManifestReadBack.check(out)
         let manifest = try String(contentsOf: out.appendingPathComponent("manifest.csv"), encoding: .utf8)
         let hashes = try Self.outputHashes(out)
 
@@ -71,6 +72,19 @@ struct GoldenOutputTests {
         let recordedHashes = try String(contentsOf: goldenHashes, encoding: .utf8)
         let changed = Self.difference(hashes, recordedHashes)
         #expect(changed.isEmpty, "files that differ from the recording: \(changed.prefix(10))")
+    }
+
+    /// The other named pipelines' manifests read back (no recording: they are cheap to run).
+    @Test(arguments: ["fast-boxes", "passport", "upright-png", "detect"])
+    func manifestsReadBack(_ name: String) async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let plan = try PipelineRegistry.named(name).compile(modelsDirectory: Fixtures.model(""))
+        _ = try await PipelineRunner.run(plan, inputs: [.archive(path: Self.sample.path)],
+                                         configuration: RunConfiguration(outputDirectory: out, workers: 2),
+                                         toolVersion: "test")
+        let rows = try ManifestReadBack.check(out)
+        #expect(rows.count >= 43, "one row or more per entry of the sample archive")
     }
 
     /// "sha256  path" for every file under images/ and faces/, sorted by path.
