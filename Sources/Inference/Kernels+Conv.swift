@@ -22,6 +22,25 @@ protocol ConvInterior {
     func run<E: OutputEpilogue>(_ row: ConvRow, start: Int, end: Int, epilogue: E) -> Int
 }
 
+/// An interior computed four output pixels at a time: the row's interior in
+/// steps of four, the rest left to the one-pixel loop.
+protocol FourPixelConvInterior: ConvInterior {
+    /// Computes output columns `ox..<ox + 4` of `row`.
+    func fourPixels<E: OutputEpilogue>(_ row: ConvRow, ox: Int, epilogue: E)
+}
+
+extension FourPixelConvInterior {
+    @inline(__always)
+    func run<E: OutputEpilogue>(_ row: ConvRow, start: Int, end: Int, epilogue: E) -> Int {
+        var ox = start
+        while ox + 4 <= end {
+            fourPixels(row, ox: ox, epilogue: epilogue)
+            ox += 4
+        }
+        return ox
+    }
+}
+
 extension Kernels {
     /// The `conv_…` kernels' row loop: any kernel size, stride and zero
     /// padding. For one kernel row the valid taps of a pixel are contiguous
@@ -76,19 +95,9 @@ extension Kernels {
 
 /// `conv_4x16_avx2`'s interior: four pixels at a time, two 8-channel blocks
 /// (eight accumulators) at a time, an odd last block alone.
-struct ConvInterior4x16AVX2: ConvInterior {
+struct ConvInterior4x16AVX2: FourPixelConvInterior {
     @inline(__always)
-    func run<E: OutputEpilogue>(_ row: ConvRow, start: Int, end: Int, epilogue: E) -> Int {
-        var ox = start
-        while ox + 4 <= end {
-            fourPixels(row, ox: ox, epilogue: epilogue)
-            ox += 4
-        }
-        return ox
-    }
-
-    @inline(__always)
-    private func fourPixels<E: OutputEpilogue>(_ r: ConvRow, ox: Int, epilogue: E) {
+    func fourPixels<E: OutputEpilogue>(_ r: ConvRow, ox: Int, epilogue: E) {
         let g = r.g
         let inC = g.inChannels, outC = g.outChannels
         let blocks = (outC + 7) / 8
@@ -161,19 +170,9 @@ struct ConvInterior4x16AVX2: ConvInterior {
 /// detector's first layer): four pixels × three 8-channel blocks in twelve
 /// accumulators sharing each input broadcast, where the two-block tile plus
 /// a lone third block loaded every input value twice.
-struct ConvInterior4x24AVX2: ConvInterior {
+struct ConvInterior4x24AVX2: FourPixelConvInterior {
     @inline(__always)
-    func run<E: OutputEpilogue>(_ row: ConvRow, start: Int, end: Int, epilogue: E) -> Int {
-        var ox = start
-        while ox + 4 <= end {
-            fourPixels(row, ox: ox, epilogue: epilogue)
-            ox += 4
-        }
-        return ox
-    }
-
-    @inline(__always)
-    private func fourPixels<E: OutputEpilogue>(_ r: ConvRow, ox: Int, epilogue: E) {
+    func fourPixels<E: OutputEpilogue>(_ r: ConvRow, ox: Int, epilogue: E) {
         let g = r.g
         let inC = g.inChannels, outC = g.outChannels
         let rowRun = g.kernelWidth * inC

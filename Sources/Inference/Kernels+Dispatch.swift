@@ -5,6 +5,10 @@ extension Kernels {
     static func convolution(_ step: Step.Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
         let g = step.geometry, e = step.epilogue
         let output = arena + step.output
+        func rows<I: ConvInterior>(_ interior: I) {
+            withEpilogue(e, output: output, arena: arena, constants: constants,
+                         ConvRun(step: step, arena: arena, constants: constants, interior: interior))
+        }
         switch step.kernel {
         case .conv1x1_6x16_avx2:
             withEpilogue(e, output: output, arena: arena, constants: constants, Conv1x1Run(step: step, arena: arena, constants: constants))
@@ -15,45 +19,38 @@ extension Kernels {
                               residualChannels: e.residualChannels ?? g.outChannels,
                               first: e.first.avx512(constants), second: e.second.avx512(constants))
         case .conv_4x16_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         ConvRun(step: step, arena: arena, constants: constants, interior: ConvInterior4x16AVX2()))
+            rows(ConvInterior4x16AVX2())
         case .conv_4x24_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         ConvRun(step: step, arena: arena, constants: constants, interior: ConvInterior4x24AVX2()))
+            rows(ConvInterior4x24AVX2())
         case .conv_8x24_avx512_interior_avx2_border:
-            let interior = ConvInterior8x24AVX512(weights: constants + step.weights + ConvolutionKernel.avx512Offset(g),
-                                                  bias: constants + e.bias, activation: e.first.avx512(constants), output: output)
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         ConvRun(step: step, arena: arena, constants: constants, interior: interior))
+            rows(ConvInterior8x24AVX512(weights: constants + step.weights + ConvolutionKernel.avx512Offset(g),
+                                        bias: constants + e.bias, activation: e.first.avx512(constants), output: output))
         case .conv_8x16_avx512_interior_avx2_border, .conv_8x32_avx512_interior_avx2_border:
-            let interior = ConvInterior8x16or32AVX512(weights: constants + step.weights + ConvolutionKernel.avx512Offset(g),
-                                                      bias: constants + e.bias, activation: e.first.avx512(constants), output: output)
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         ConvRun(step: step, arena: arena, constants: constants, interior: interior))
+            rows(ConvInterior8x16or32AVX512(weights: constants + step.weights + ConvolutionKernel.avx512Offset(g),
+                                            bias: constants + e.bias, activation: e.first.avx512(constants), output: output))
         }
     }
 
     /// DEPTHWISE_CONV_2D: runs the micro-kernel the planner chose (`step.kernel`).
     static func depthwise(_ step: Step.Depthwise, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
         let e = step.epilogue, output = arena + step.output
+        func rows<I: DepthwiseInterior>(_ interior: I) {
+            withEpilogue(e, output: output, arena: arena, constants: constants,
+                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: interior))
+        }
         switch step.kernel {
         case .dwconv3x3s1_4rows_avx512:
             depthwise3x3s1AVX512(step, arena: arena, constants: constants, table: constants + step.weights)
         case .dwconv3x3s1_8px_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: DepthwiseInterior3x3s1AVX2()))
+            rows(DepthwiseInterior3x3s1AVX2())
         case .dwconv3x3s2_4px_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: DepthwiseInterior3x3s2AVX2()))
+            rows(DepthwiseInterior3x3s2AVX2())
         case .dwconv3x3_4px_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: DepthwiseInterior3x3AVX2()))
+            rows(DepthwiseInterior3x3AVX2())
         case .dwconv5x5_4px_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: DepthwiseInterior5x5AVX2()))
+            rows(DepthwiseInterior5x5AVX2())
         case .dwconv_1px_avx2:
-            withEpilogue(e, output: output, arena: arena, constants: constants,
-                         DepthwiseRun(step: step, arena: arena, constants: constants, interior: DepthwiseInterior1pxAVX2()))
+            rows(DepthwiseInterior1pxAVX2())
         }
     }
 
