@@ -21,6 +21,17 @@ import _TestSupport
     }
 }
 
+/// A pipeline that detects with `mode` and draws: the models it needs are the detector's only.
+private func detectionOnly(_ mode: DetectorMode) -> Pipeline {
+    Pipeline("detect-\(mode.rawValue)") {
+        Decode()
+        Orient()
+        DetectFaces(mode)
+        Annotate()
+        WriteOutputs()
+    }
+}
+
 /// A plan loads exactly the models its stages name: a pipeline that needs
 /// only the short-range detector compiles and runs with only that file.
 @Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
@@ -29,25 +40,13 @@ func aPlanLoadsOnlyTheModelsItsStagesName() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(at: Fixtures.model(FaceModel.shortRangeDetector.fileName),
                                      to: folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName))
-    let fast = Pipeline("fast") {
-        Decode()
-        Orient()
-        DetectFaces(.fast)
-        Annotate()
-        WriteOutputs()
-    }
+    let fast = detectionOnly(.fast)
     let plan = try fast.compile(modelsDirectory: folder)
     #expect(plan.faceModels.models == [.shortRangeDetector])
     #expect(throws: FaceAnalysisError.modelNotLoaded(file: FaceModel.faceMesh.fileName)) {
         _ = try plan.faceModels.model(.faceMesh)
     }
-    let accurate = Pipeline("accurate") {
-        Decode()
-        Orient()
-        DetectFaces(.accurate)
-        Annotate()
-        WriteOutputs()
-    }
+    let accurate = detectionOnly(.accurate)
     #expect(throws: PipelineError.modelMissing(file: FaceModel.fullRangeDetector.fileName, directory: folder.path)) {
         _ = try accurate.compile(modelsDirectory: folder)
     }
@@ -59,13 +58,7 @@ func aPlanLoadsOnlyTheModelsItsStagesName() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent(FaceModel.shortRangeDetector.fileName)
     try Data("not a model".utf8).write(to: file)
-    let fast = Pipeline("fast") {
-        Decode()
-        Orient()
-        DetectFaces(.fast)
-        Annotate()
-        WriteOutputs()
-    }
+    let fast = detectionOnly(.fast)
     #expect(throws: PipelineError.modelHashMismatch(
         file: FaceModel.shortRangeDetector.fileName, expected: FaceModel.shortRangeDetector.sha256,
         actual: "708811ccb1510c6d6c6e6379ef09be39bdbb0e7edcf44fefcca21c6228ee6d89")) {
