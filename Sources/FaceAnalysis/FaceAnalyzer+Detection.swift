@@ -32,6 +32,15 @@ extension FaceAnalyzer {
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
         var levelImage = image
+        trace?.reset()
+        trace?.plan = plan
+        var clock = trace.map { _ in DetectionTrace.threadNanoseconds() } ?? 0
+        func lap() -> UInt64 {
+            guard trace != nil else { return 0 }
+            let now = DetectionTrace.threadNanoseconds()
+            defer { clock = now }
+            return now - clock
+        }
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
                 do {
@@ -39,15 +48,22 @@ extension FaceAnalyzer {
                 } catch {
                     throw .inference(model: decoder.configuration.modelFile, message: "building the \(level.width)×\(level.height) detection level: \(error)")
                 }
+                trace?.levelImageNanoseconds += lap()
             }
             for canvas in plan.canvases where canvas.level == levelIndex {
+                guard levelImage.hasBlockContrast(x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
+                                                  block: DetectionRegionPlan.contrastBlock, deviation: DetectionRegionPlan.minimumCanvasContrast) else {
+                    trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: [], skipped: true))
+                    continue
+                }
                 let decoded = try canvasDetector().detect(in: levelImage, canvas: canvas,
                                                           minScore: max(minScore, DetectionRegionPlan.canvasMinScore))
-                for detection in WeightedNonMaximumSuppression.apply(decoded)
-                where !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
-                    && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels {
-                    found.append(plan.toImage(detection, of: canvas))
-                }
+                let kept = WeightedNonMaximumSuppression.apply(decoded).filter { detection in
+                    !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
+                        && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels
+                }.map { plan.toImage($0, of: canvas) }
+                found += kept
+                trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: kept, skipped: false))
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
@@ -64,6 +80,7 @@ extension FaceAnalyzer {
                 for detection in WeightedNonMaximumSuppression.apply(decoded) {
                     found.append(plan.toImage(detection, of: region))
                 }
+                trace?.wholeFrameNanoseconds += lap()
             }
         }
         if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }

@@ -13,6 +13,8 @@ public final class FaceAnalyzer {
     var canvasDetectorInstance: CanvasDetector?
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
+    /// When set, `detect` records where its CPU went (probes only).
+    package var trace: DetectionTrace?
 
     public init(models: FaceModels) {
         self.models = models
