@@ -12,7 +12,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -86,6 +86,10 @@ bench-pipeline: build venv
 
 eval: build venv
 	@benchmarks/eval.sh
+
+## eval-rotation: rotated faces found, and matched under two box conventions, facepipe beside YuNet
+eval-rotation: build venv
+	@for width in 80 40 26; do $(VENV_PY) benchmarks/eval/rotation.py --facepipe "$$($(MAKE) -s bin-path)" --width $$width; done
 
 ## fixtures: regenerate committed test fixtures (needs the venv; CI never does this)
 fixtures: venv models sources
