@@ -13,7 +13,7 @@ import Darwin
 /// directory); a pipe, FIFO or terminal is read strictly forward. The observer
 /// gets the longest prefix read so far: bytes read out of order (after a seek
 /// forward) are passed on only when reading reaches them in order, or by
-/// ``readToEnd()``. So for a tar, which libarchive reads forward, each byte is
+/// ``readToEnd(streamLimit:)``. So for a tar, which libarchive reads forward, each byte is
 /// read once and observed as it goes by.
 final class ArchiveInputFile {
     /// Where the bytes come from, for messages (`-` for standard input).
@@ -76,14 +76,21 @@ final class ArchiveInputFile {
     }
 
     /// Reads what libarchive left unread, up to the end of the file, through
-    /// the observer, so it has seen every byte. Throws `.cannotOpen` naming
+    /// the observer, so it has seen every byte. A stream (which may never
+    /// end: `/dev/zero`) is read at most `streamLimit` bytes further; past
+    /// that it throws `.cannotOpen` saying so. Throws `.cannotOpen` naming
     /// the OS reason when a read fails.
-    func readToEnd() throws(ArchiveError) {
+    func readToEnd(streamLimit: Int) throws(ArchiveError) {
         if isSeekable && position != observedBytes {
             guard lseek(descriptor, off_t(observedBytes), SEEK_SET) >= 0 else { throw failure(errno) }
             position = observedBytes
         }
+        let start = observedBytes
         while true {
+            if !isSeekable && observedBytes - start > Int64(streamLimit) {
+                throw .cannotOpen(archive: path, reason: "more than \(streamLimit) bytes follow the end of the archive "
+                    + "(a stream that does not end?); not read further, so it has no SHA-256")
+            }
             let count = readOnce()
             if count < 0 { throw failure(readError ?? EIO) }
             if count == 0 { return }

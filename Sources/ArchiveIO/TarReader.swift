@@ -149,6 +149,11 @@ public final class TarReader {
             let target = (archive_entry_hardlink(entry) ?? archive_entry_symlink(entry)).map { String(cString: $0) }
             return .skipped(SkippedEntry(archive: path, index: index, name: name, rawName: rawName, kind: kind, reason: .notARegularFile, linkTarget: target))
         }
+        if archive_entry_is_data_encrypted(entry) != 0 {
+            // Skipping its data is all libarchive can do; the archive goes on.
+            return .skipped(SkippedEntry(archive: path, index: index, name: name, rawName: rawName, kind: .regularFile,
+                                         reason: .unreadable("encrypted member (facepipe reads no encrypted zip members)")))
+        }
         let declaredSize: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
         if let declaredSize, declaredSize < 0 {
             isFinished = true
@@ -168,9 +173,11 @@ public final class TarReader {
     /// Reads the rest of the file (what follows the archive's end, or all
     /// that follows damage) through the observer, without delivering
     /// entries, so the observer has seen every byte of the file. Call it
-    /// after `next()` returned nil or threw.
+    /// after `next()` returned nil or threw. A stream is read at most
+    /// `Options.maxEntryBytes` further (an input that never ends, such as
+    /// `/dev/zero`, ends the run's reading there with an error, not a hang).
     public func readToEnd() throws(ArchiveError) {
-        try file.readToEnd()
+        try file.readToEnd(streamLimit: options.maxEntryBytes)
     }
 
     /// Bytes read from the file so far (compressed bytes for a compressed archive).

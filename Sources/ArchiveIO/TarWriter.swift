@@ -12,6 +12,8 @@ import Darwin
 /// mode 0644 for files and 0755 for directories, so the same calls always give
 /// the same file. Bytes go to `<path>.partial`, which `finish()` renames to
 /// `path`; a writer dropped without `finish()` removes the partial file.
+/// Or bytes go to a descriptor the caller opened (and renames, and closes):
+/// `init(fileDescriptor:name:compression:)`.
 /// Not `Sendable`: one writer per task.
 public final class TarWriter {
     /// The compression filter applied to the tar stream.
@@ -25,17 +27,36 @@ public final class TarWriter {
 
     /// The owned `struct archive *` (write side), freed in `deinit`.
     private let handle: OpaquePointer
-    private let partialPath: String
+    /// The file this writer created and renames to `path` in `finish()`;
+    /// nil when it writes to a caller's descriptor.
+    private let partialPath: String?
     private var isFinished = false
     private var renamed = false
 
     /// Creates `<path>.partial` and prepares the tar stream.
-    public init(path: String, compression: Compression = .none) throws(ArchiveError) {
+    public convenience init(path: String, compression: Compression = .none) throws(ArchiveError) {
+        try self.init(path: path, partialPath: path + ".partial", compression: compression) { handle, partial throws(ArchiveError) in
+            try Self.check(archive_write_open_filename(handle, partial), handle: handle, path: path)
+        }
+    }
+
+    /// Writes the tar stream to `fileDescriptor`, which the caller opened
+    /// (for example with `O_NOFOLLOW | O_EXCL` relative to a folder it
+    /// trusts) and closes, and renames if it wants; `name` stands for the
+    /// archive in errors. `finish()` renames nothing.
+    public convenience init(fileDescriptor: Int32, name: String, compression: Compression = .none) throws(ArchiveError) {
+        try self.init(path: name, partialPath: nil, compression: compression) { handle, _ throws(ArchiveError) in
+            try Self.check(archive_write_open_fd(handle, fileDescriptor), handle: handle, path: name)
+        }
+    }
+
+    private init(path: String, partialPath: String?, compression: Compression,
+                 open: (OpaquePointer, String) throws(ArchiveError) -> Void) throws(ArchiveError) {
         guard let handle = archive_write_new() else { throw .cannotWrite(archive: path, reason: "libarchive could not allocate a writer") }
         self.path = path
         self.compression = compression
         self.handle = handle
-        self.partialPath = path + ".partial"
+        self.partialPath = partialPath
         do throws(ArchiveError) {
             try check(archive_write_set_format_pax_restricted(handle))
             switch compression {
@@ -48,7 +69,7 @@ public final class TarWriter {
             case .xz: try check(archive_write_add_filter_xz(handle))
             case .zstd: try check(archive_write_add_filter_zstd(handle))
             }
-            try check(archive_write_open_filename(handle, partialPath))
+            try open(handle, partialPath ?? path)
         } catch {
             isFinished = true
             throw error
@@ -57,7 +78,7 @@ public final class TarWriter {
 
     deinit {
         archive_write_free(handle)
-        if !renamed { unlink(partialPath) }
+        if !renamed, let partialPath { unlink(partialPath) }
     }
 
     /// Adds a regular file (mode 0644) holding `data`.
@@ -112,6 +133,7 @@ public final class TarWriter {
         guard !isFinished else { throw .writerFinished(archive: path) }
         isFinished = true
         try UTF8Locale.run { () throws(ArchiveError) in try check(archive_write_close(handle)) }
+        guard let partialPath else { return }
         guard rename(partialPath, path) == 0 else {
             throw .cannotWrite(archive: path, reason: "cannot rename \(partialPath): \(String(cString: strerror(errno)))")
         }
@@ -143,7 +165,13 @@ public final class TarWriter {
     }
 
     private func check(_ code: Int32) throws(ArchiveError) {
-        try check(LibArchiveStatus(code))
+        try Self.check(code, handle: handle, path: path)
+    }
+
+    private static func check(_ code: Int32, handle: OpaquePointer, path: String) throws(ArchiveError) {
+        guard LibArchiveStatus(code).succeeded else {
+            throw .cannotWrite(archive: path, reason: LibArchiveStatus.message(of: handle))
+        }
     }
 
     private func check(_ status: LibArchiveStatus) throws(ArchiveError) {

@@ -25,6 +25,8 @@ struct Facepipe: AsyncParsableCommand {
         // 278–307 MiB with glibc's default (one arena per allocating thread), 213 MiB
         // with two, same speed (benchmarks/pipeline.sh).
         facepipe_tune_allocator(2)
+        // A closed stderr or stdout (`facepipe run … 2>&1 | head`) must not kill a run.
+        StandardError.ignoreBrokenPipes()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -33,14 +35,14 @@ struct Facepipe: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as UsageFailure {
-            FileHandle.standardError.write(Data("facepipe: error: \(failure.message)\n".utf8))
+            StandardError.write("facepipe: error: \(failure.message)\n")
             Foundation.exit(ExitStatus.usageOrSetup.rawValue)
         } catch {
             // Usage errors (bad flags, validation) exit 2 as documented; help,
             // version and explicit exit codes keep theirs.
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                StandardError.write(fullMessage(for: error) + "\n")
                 Foundation.exit(ExitStatus.usageOrSetup.rawValue)
             }
             exit(withError: error)

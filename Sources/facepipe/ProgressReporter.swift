@@ -22,7 +22,7 @@ final class ProgressReporter: Sendable {
     }
 
     func update(_ progress: RunProgress) {
-        guard mode != .quiet else { return }
+        guard mode != .quiet, StandardError.isOpen else { return }
         let now = ProcessInfo.processInfo.systemUptime
         let text: String? = state.withLock { state in
             let interval = mode == .bar ? 0.1 : 5.0
@@ -34,12 +34,12 @@ final class ProgressReporter: Sendable {
         }
         guard let text else { return }
         let output = mode == .bar ? "\r\u{1B}[2K" + text : text + "\n"
-        FileHandle.standardError.write(Data(output.utf8))
+        StandardError.write(output)
     }
 
     /// Ends the bar's line so later messages start on a fresh one.
     func finish() {
-        if state.withLock({ $0.drewBar }) { FileHandle.standardError.write(Data("\n".utf8)) }
+        if state.withLock({ $0.drewBar }) { StandardError.write("\n") }
     }
 
     private func line(_ p: RunProgress, elapsed: Double) -> String {

@@ -22,8 +22,11 @@ struct RunCommand: AsyncParsableCommand {
         reuses them, --from/--only choose what to recompute.
 
         Exit codes: 0 every entry ok; 1 some entries failed (each has an error row in \
-        manifest.csv); 2 usage or setup error (nothing processed); 130 interrupted by \
-        Ctrl-C (entries done so far are written; rerun with --resume).
+        manifest.csv); 2 usage or setup error, or DIR in use by another run (nothing \
+        processed); 3 writing the outputs failed (disk full, unwritable path; entries \
+        written so far are kept: rerun with --resume); 130 interrupted by Ctrl-C, 143 by \
+        SIGTERM (entries in flight finish, manifest and run.json are written; rerun with \
+        --resume).
         """
     )
 
@@ -79,6 +82,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
+        guard !out.isEmpty else { throw ValidationError("--out needs a folder (an empty name would write into the current folder)") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
@@ -148,16 +152,19 @@ struct RunCommand: AsyncParsableCommand {
             throw UsageFailure(message: error.description)
         }
         progress.finish()
-        FileHandle.standardError.write(Data("facepipe: \(pipeline.name): \(summary.line)\n".utf8))
+        if let writeFailure = summary.writeFailure {
+            StandardError.write("facepipe: error: \(writeFailure)\n")
+        }
+        StandardError.write("facepipe: \(pipeline.name): \(summary.line)\n")
         if !summary.skipped.isEmpty, !quiet {
             for skipped in summary.skipped.prefix(20) {
-                FileHandle.standardError.write(Data("  skipped \(skipped.archive)#\(skipped.index) \(skipped.name): \(skipped.reason)\n".utf8))
+                StandardError.write("  skipped \(skipped.archive)#\(skipped.index) \(skipped.name): \(skipped.reason)\n")
             }
             if summary.skipped.count > 20 {
-                FileHandle.standardError.write(Data("  … \(summary.skipped.count - 20) more in run.json\n".utf8))
+                StandardError.write("  … \(summary.skipped.count - 20) more in run.json\n")
             }
         }
-        if summary.interrupted { throw ExitCode(130) }
-        if summary.exitStatus != .ok { throw ExitCode(summary.exitStatus.rawValue) }
+        let status = summary.writeFailure == nil && summary.interrupted ? interrupt.exitStatus : summary.exitStatus
+        if status != .ok { throw ExitCode(status.rawValue) }
     }
 }

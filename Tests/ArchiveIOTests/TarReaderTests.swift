@@ -1,6 +1,10 @@
 import ArchiveIO
 import Foundation
+import _TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct TarReaderTests {
     static let samples: [(String, [UInt8])] = [
@@ -304,5 +308,40 @@ import Testing
         #expect(result.error == nil)
         #expect(result.files.map(\.name) == ["photos/a.jpg", "photos/ü.png"])
         #expect(result.files.map(\.data) == [.random(count: 1000, seed: 50), [1, 2, 3]])
+    }
+
+    /// An encrypted member and one with an unknown compression method are
+    /// regular files the reader cannot read: `.unreadable`, and the archive goes on.
+    @Test func encryptedAndUnsupportedMembersAreUnreadableFilesAndTheArchiveGoesOn() throws {
+        var zip = ZipBuilder()
+        zip.add(name: "a.jpg", data: [1, 2, 3])
+        zip.add(name: "secret.jpg", data: .random(count: 300, seed: 51), encrypted: true)
+        zip.add(name: "odd.jpg", data: .random(count: 300, seed: 52), method: 97)
+        zip.add(name: "b.jpg", data: [4, 5])
+        let directory = try TemporaryDirectory()
+        let result = readAll(try directory.write("mixed.zip", zip.bytes))
+        #expect(result.error == nil)
+        #expect(result.files.map(\.name) == ["a.jpg", "b.jpg"])
+        let unreadable = result.items.compactMap { item -> String? in
+            guard case .skipped(let skipped) = item, skipped.kind == .regularFile,
+                  case .unreadable = skipped.reason else { return nil }
+            return skipped.name
+        }
+        #expect(unreadable == ["secret.jpg", "odd.jpg"], "\(result.items)")
+    }
+
+    /// An input that never ends (`/dev/zero`: to libarchive, an empty tar
+    /// followed by endless zeros) is read past its end only up to the entry
+    /// limit, hashed on the way, then reported, instead of hanging.
+    @Test func aStreamThatNeverEndsIsReadOnlyUpToTheLimit() throws {
+        let descriptor = open("/dev/zero", O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var observed = 0
+        let reader = try TarReader(fileDescriptor: descriptor, name: "/dev/zero",
+                                   options: .init(maxEntryBytes: 1 << 20)) { observed += $0.count }
+        #expect(try reader.next() == nil)
+        #expect(throws: ArchiveError.self) { try reader.readToEnd() }
+        #expect(observed > 1 << 20 && observed < 4 << 20, "read once, as far as the limit: \(observed)")
     }
 }

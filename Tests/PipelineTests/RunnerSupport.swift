@@ -41,13 +41,13 @@ func temporaryFolder() throws -> URL {
     return url
 }
 
-/// Every file under `root` except run.json and the cache, by relative path.
+/// Every file under `root` except run.json, the lock and the cache, by relative path.
 func outputFiles(_ root: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let base = root.standardizedFileURL.path
     guard let walker = FileManager.default.enumerator(atPath: base) else { return files }
     while let relative = walker.nextObject() as? String {
-        if relative.hasPrefix(".cache") || relative == "run.json" { continue }
+        if relative.hasPrefix(".cache") || relative == "run.json" || relative == ".lock" { continue }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory) else { continue }
         if !isDirectory.boolValue { files[relative] = FileManager.default.contents(atPath: base + "/" + relative) }
@@ -94,11 +94,11 @@ func manifestLines(_ root: URL) throws -> [String] {
 
 func run(_ pipeline: Pipeline, _ inputs: [RunInput], out: URL, workers: Int = 2,
          recompute: RecomputePolicy = .useCache, resume: Bool = false, overwrite: Bool = false,
-         hooks: RunHooks = RunHooks()) async throws -> RunSummary {
+         outputTar: Bool = false, hooks: RunHooks = RunHooks()) async throws -> RunSummary {
     let plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: "/nonexistent-models"))
     return try await PipelineRunner.run(plan, inputs: inputs,
                                         configuration: RunConfiguration(outputDirectory: out, workers: workers,
                                                                         recompute: recompute, resume: resume,
-                                                                        overwrite: overwrite),
+                                                                        outputTar: outputTar, overwrite: overwrite),
                                         toolVersion: "test", hooks: hooks)
 }

@@ -6,8 +6,8 @@ import Foundation
 final class FolderSink: OutputSink {
     let directory: OutputDirectory
 
-    init(root: URL) throws {
-        directory = try OutputDirectory(path: root.path)
+    init(directory: OutputDirectory) {
+        self.directory = directory
     }
 
     func write(_ bytes: [UInt8], to relativePath: String) throws {
@@ -15,4 +15,7 @@ final class FolderSink: OutputSink {
     }
 
     func finish() throws {}
+
+    /// Every file written so far is whole and stays.
+    func abandon() -> Bool { false }
 }

@@ -4,31 +4,51 @@ import Foundation
 import Glibc
 #endif
 
-/// The output folder as an open directory handle: every file is created
-/// relative to it, one component at a time, with `O_NOFOLLOW`, so a symbolic
-/// link planted anywhere below the folder (`DIR/images → /elsewhere`) can
-/// neither redirect a write nor be followed into; the write fails naming
-/// the link instead. The folder itself may be a link: the user chose it and
-/// it is opened once, here. Owns the descriptor; closes it in `deinit`.
+/// The output folder as an open directory handle: every file facepipe
+/// creates, renames or removes below it is reached relative to this handle,
+/// one component at a time, with `O_NOFOLLOW` (`openat`, `mkdirat`,
+/// `renameat`, `unlinkat`), so a symbolic link planted anywhere below the
+/// folder (`DIR/images → /elsewhere`) can neither redirect a write or a
+/// removal nor be followed into; the operation fails naming the link
+/// instead. A link at a file's own name is replaced, never written through.
+/// The folder itself may be a link: the user chose it and it is opened once,
+/// here. Owns the descriptor; closes it in `deinit`.
 final class OutputDirectory: @unchecked Sendable {
     // @unchecked: the descriptor is immutable after init; the calls made on
-    // it (openat, mkdirat, renameat) are thread-safe.
+    // it (openat, mkdirat, renameat, unlinkat, fstatat) are thread-safe.
+    /// The folder's path, for messages.
     let path: String
     private let descriptor: Int32
 
+    /// A failed file operation: the path and the OS error, one line.
     struct Failure: Error, CustomStringConvertible {
         let path: String
         let reason: String
         var description: String { "cannot write \(path): \(reason)" }
     }
 
-    init(path: String) throws {
+    init(path: String) throws(Failure) {
         self.path = path
         descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
     }
 
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
     deinit { close(descriptor) }
+
+    /// The folder `relativePath` below this one (checked by
+    /// `SafeOutputPath.checkRelative`), created when missing, reached without
+    /// following links.
+    func folder(_ relativePath: String) throws -> OutputDirectory {
+        try SafeOutputPath.checkRelative(relativePath)
+        let components = relativePath.split(separator: "/").map(String.init)
+        return OutputDirectory(path: path + "/" + relativePath,
+                               descriptor: try openFolder(components, relativePath: relativePath, create: true))
+    }
 
     /// Writes `bytes` to `relativePath` (checked by `SafeOutputPath.checkRelative`) by
     /// writing a unique temporary sibling and renaming it over the name, so
@@ -37,22 +57,15 @@ final class OutputDirectory: @unchecked Sendable {
         try SafeOutputPath.checkRelative(relativePath)
         var components = relativePath.split(separator: "/").map(String.init)
         let name = components.removeLast()
-        let parent = try openFolder(components, relativePath: relativePath)
+        let parent = try openFolder(components, relativePath: relativePath, create: true)
         defer { if parent != descriptor { close(parent) } }
-        let temporary = ".\(name).\(UUID().uuidString).tmp"
+        let temporary = Self.temporaryName(for: name)
         let file = openat(parent, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw failure(relativePath, errno) }
-        var written = 0
-        while written < bytes.count {
-            let result = Glibc.write(file, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(file)
-                unlinkat(parent, temporary, 0)
-                throw failure(relativePath, code)
-            }
-            written += result
+        if let code = Self.writeAll(bytes, to: file) {
+            close(file)
+            unlinkat(parent, temporary, 0)
+            throw failure(relativePath, code)
         }
         if close(file) != 0 {
             let code = errno
@@ -67,13 +80,166 @@ final class OutputDirectory: @unchecked Sendable {
         }
     }
 
-    /// Opens (creating when missing) each folder of `components` below the
-    /// root without following links; returns the last one's descriptor.
-    private func openFolder(_ components: [String], relativePath: String) throws -> Int32 {
+    /// Creates `name` in this folder as a new, empty file open for writing.
+    /// Whatever had the name (an earlier file, a planted link or hard link)
+    /// is unlinked first, never opened, so nothing outside the folder is
+    /// written through it.
+    func createFile(_ name: String) throws(Failure) -> OutputFile {
+        try Self.checkName(name, in: path)
+        if unlinkat(descriptor, name, 0) != 0, errno != ENOENT { throw failure(name, errno) }
+        let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw failure(name, errno) }
+        return OutputFile(path: path + "/" + name, descriptor: file)
+    }
+
+    /// Opens (creating when missing) the regular file `name` of this folder
+    /// for reading and writing, refusing a link or a file with other hard
+    /// links (writing it would change a file outside the folder). The
+    /// caller owns the descriptor.
+    func openPrivateFile(_ name: String) throws(Failure) -> Int32 {
+        try Self.checkName(name, in: path)
+        let file = openat(descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            let code = errno
+            throw code == ELOOP ? linkFailure(name, component: name) : failure(name, code)
+        }
+        var status = stat()
+        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_nlink == 1 else {
+            close(file)
+            throw Failure(path: path + "/" + name, reason: "not a plain file of the output folder (a device, or hard-linked elsewhere); remove it")
+        }
+        return file
+    }
+
+    /// The bytes of the regular file `name` of this folder (at most
+    /// `limit`), or nil when it is absent, unreadable, or a link (never followed).
+    func contents(of name: String, limit: Int = 16 << 20) -> [UInt8]? {
+        guard (try? Self.checkName(name, in: path)) != nil else { return nil }
+        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            filled += count
+        }
+        return bytes
+    }
+
+    /// Renames `name` to `newName` in this folder (replacing a link at
+    /// `newName`, never writing through it).
+    func rename(_ name: String, to newName: String) throws(Failure) {
+        try Self.checkName(name, in: path)
+        try Self.checkName(newName, in: path)
+        guard renameat(descriptor, name, descriptor, newName) == 0 else { throw failure(newName, errno) }
+    }
+
+    /// Removes `name` from this folder: a file or a link is unlinked (the
+    /// link itself, never its target); a folder is emptied the same way,
+    /// reached with `O_NOFOLLOW`, then removed. Absent is fine.
+    func removeItem(_ name: String) throws(Failure) {
+        try Self.checkName(name, in: path)
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return }
+            throw failure(name, errno)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            let child = OutputDirectory(path: path + "/" + name,
+                                        descriptor: try openFolder([name], relativePath: name, create: false))
+            for entry in try child.names() { try child.removeItem(entry) }
+            guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw failure(name, errno) }
+        } else {
+            guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else { throw failure(name, errno) }
+        }
+    }
+
+    /// Removes the temporary files ``write(_:to:)`` leaves when a run is
+    /// killed between writing and renaming (`.<name>.<UUID>.tmp`), in the
+    /// folder `name` and every folder below it (links are not followed).
+    /// Call it only while holding the folder's lock: another run's
+    /// temporary files are in use.
+    func removeTemporaryFiles(below name: String) throws(Failure) {
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return }
+        let child = OutputDirectory(path: path + "/" + name,
+                                    descriptor: try openFolder([name], relativePath: name, create: false))
+        for entry in try child.names() {
+            if Self.isTemporaryName(entry) {
+                guard unlinkat(child.descriptor, entry, 0) == 0 || errno == ENOENT else { throw child.failure(entry, errno) }
+            } else {
+                try child.removeTemporaryFiles(below: entry)
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// `.<name>.<UUID>.tmp`: hidden, unique, recognisable by ``isTemporaryName(_:)``.
+    static func temporaryName(for name: String) -> String {
+        ".\(name).\(UUID().uuidString).tmp"
+    }
+
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: ".") else { return false }
+        return UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
+    }
+
+    /// Writes all of `bytes` to `file` (retrying on EINTR); the errno of a failure, or nil.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to file: Int32) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(file, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            written += result
+        }
+        return nil
+    }
+
+    private static func checkName(_ name: String, in folder: String) throws(Failure) {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
+            throw Failure(path: folder + "/" + name, reason: "not a single file name")
+        }
+    }
+
+    /// The names in this folder, except `.` and `..`.
+    private func names() throws(Failure) -> [String] {
+        let copy = dup(descriptor)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            let code = errno
+            if copy >= 0 { close(copy) }
+            throw Failure(path: path, reason: String(cString: strerror(code)))
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Opens (creating when missing and `create`) each folder of
+    /// `components` below this one without following links; returns the
+    /// last one's descriptor (this folder's own when `components` is empty).
+    private func openFolder(_ components: [String], relativePath: String, create: Bool) throws(Failure) -> Int32 {
         var current = descriptor
         for component in components {
             var next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0, errno == ENOENT {
+            if next < 0, errno == ENOENT, create {
                 if mkdirat(current, component, 0o755) != 0, errno != EEXIST {
                     let code = errno
                     if current != descriptor { close(current) }
@@ -85,13 +251,16 @@ final class OutputDirectory: @unchecked Sendable {
             if current != descriptor { close(current) }
             guard next >= 0 else {
                 // ELOOP or ENOTDIR: the component is a link or a file.
-                throw code == ELOOP || code == ENOTDIR
-                    ? Failure(path: path + "/" + relativePath, reason: "\(component) is a symbolic link or not a folder; refusing to follow it out of the output folder")
-                    : failure(relativePath, code)
+                throw code == ELOOP || code == ENOTDIR ? linkFailure(relativePath, component: component) : failure(relativePath, code)
             }
             current = next
         }
         return current
+    }
+
+    private func linkFailure(_ relativePath: String, component: String) -> Failure {
+        Failure(path: path + "/" + relativePath,
+                reason: "\(component) is a symbolic link or not a folder; refusing to follow it out of the output folder")
     }
 
     private func failure(_ relativePath: String, _ code: Int32) -> Failure {

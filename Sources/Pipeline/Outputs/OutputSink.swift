@@ -5,5 +5,10 @@ import Foundation
 /// Paths are relative to DIR and already sanitized; sinks check again.
 protocol OutputSink: AnyObject {
     func write(_ bytes: [UInt8], to relativePath: String) throws
+    /// Completes the outputs after the last write.
     func finish() throws
+    /// The run stopped at a write failure and will not call `finish()`.
+    /// Returns true when the files written so far are gone with it (so the
+    /// manifest must not list them).
+    func abandon() -> Bool
 }

@@ -6,6 +6,9 @@ public enum SourceItem: Sendable {
     case entry(ArchiveEntry)
     /// A header that is not a regular file (directory, link, device…): counted and listed, not processed.
     case skipped(index: Int, name: String, reason: String)
+    /// A regular file whose bytes cannot be read (an encrypted or
+    /// unsupported zip member) while the input goes on: an error row.
+    case unreadable(index: Int, name: String, rawName: [UInt8], reason: String)
 }
 
 /// Entries of one input (archive, folder, image file), read sequentially.

@@ -5,31 +5,29 @@ import Foundation
 /// concurrently), so it needs no locks.
 final class OrderedWriter: EntryWriter {
     private let sink: any OutputSink
-    private let manifest: FileHandle
+    private let manifest: OutputFile
+    /// Bytes of the manifest's header, and of all rows written whole.
+    private var manifestHeaderBytes = 0
+    private var manifestBytes = 0
     private let completions: CompletionStore
     private let pipelineFingerprint: String
     private let outputSignature: String
-    private var archiveFolders: [Int: String] = [:]
-    private var archiveFolderClaimer = OutputPathClaimer()
     private var entryClaimers: [Int: OutputPathClaimer] = [:]
     private(set) var summary = RunSummary()
     private let orderedPasses: [any OrderedRecordPass]
     private var currentArchive: Int?
 
-    init(sink: any OutputSink, manifestURL: URL, completions: CompletionStore,
+    /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
+    init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
         self.orderedPasses = orderedPasses
-        _ = FileManager.default.createFile(atPath: manifestURL.path, contents: nil)
-        manifest = try FileHandle(forWritingTo: manifestURL)
-        try manifest.truncate(atOffset: 0)
+        self.manifest = manifest
         self.sink = sink
         self.completions = completions
         self.pipelineFingerprint = pipelineFingerprint
         self.outputSignature = outputSignature
-        try append([Manifest.columns])
+        manifestHeaderBytes = try append([Manifest.columns])
     }
-
-    deinit { try? manifest.close() }
 
     /// A completion record for `entry` that this run may reuse, if any.
     func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord? {
@@ -47,7 +45,8 @@ final class OrderedWriter: EntryWriter {
     func markInterrupted() { summary.interrupted = true }
 
     func write(_ item: SequencedOutcome) throws {
-        let folder = archiveFolder(item.archiveNumber, name: item.archiveName)
+        // The runner named each input as its output folder (`RunInput.withUniqueNames`).
+        let folder = item.archiveName
         switch item.outcome {
         case .archiveFailed(let reason):
             summary.failedArchives += 1
@@ -124,18 +123,34 @@ final class OrderedWriter: EntryWriter {
 
     func finish() throws {
         try sink.finish()
-        try manifest.synchronize()
+        try manifest.close()
     }
 
-    private func archiveFolder(_ number: Int, name: String) -> String {
-        if let folder = archiveFolders[number] { return folder }
-        let folder = archiveFolderClaimer.claim(rawName: Array(name.utf8).filter { $0 != UInt8(ascii: "/") }, index: number)
-        archiveFolders[number] = folder
-        return folder
+    /// After a write failure, instead of `finish()`: what was written stays
+    /// consistent. When the sink loses its files (an output tar), the
+    /// manifest is cut back to its header and the returned note says so.
+    func abandon() -> String? {
+        guard sink.abandon() else { return nil }
+        do {
+            try manifest.truncate(to: manifestHeaderBytes)
+        } catch {
+            return "\(TarSink.fileName) is not written and the manifest could not be cut back (\(error))"
+        }
+        return "\(TarSink.fileName) is not written; the manifest lists no entries"
     }
 
-    private func append(_ rows: [[String]]) throws {
-        let text = rows.map(Manifest.csvLine).joined()
-        try manifest.write(contentsOf: Data(text.utf8))
+    /// Appends whole rows: a write that fails part-way (disk full) is cut
+    /// back, so the manifest never ends in a torn row.
+    @discardableResult
+    private func append(_ rows: [[String]]) throws -> Int {
+        let bytes = Array(rows.map(Manifest.csvLine).joined().utf8)
+        do {
+            try manifest.append(bytes)
+        } catch {
+            try? manifest.truncate(to: manifestBytes)
+            throw error
+        }
+        manifestBytes += bytes.count
+        return manifestBytes
     }
 }

@@ -76,14 +76,15 @@ package enum OutputFolderRule {
     }
 
     /// Decides for `layout` and carries the decision out: removes what
-    /// `--overwrite` replaces, throws when the folder is refused.
-    static func apply(to layout: OutputLayout, plan: CompiledPipeline, inputs: [RunInput],
+    /// `--overwrite` replaces (through `directory`, the folder's handle:
+    /// links are removed, never followed), throws when the folder is refused.
+    static func apply(to layout: OutputLayout, directory: OutputDirectory, plan: CompiledPipeline, inputs: [RunInput],
                       overwrite: Bool, resume: Bool) throws(PipelineError) {
         let files = FileManager.default
         let present = facepipeNames.filter { name in
             (try? files.attributesOfItem(atPath: layout.root.appendingPathComponent(name).path)) != nil
         }
-        let previous = (try? Data(contentsOf: layout.runJSON)).flatMap { try? JSONDecoder().decode(RunIdentity.self, from: $0) }
+        let previous = directory.contents(of: "run.json").flatMap { try? JSONDecoder().decode(RunIdentity.self, from: Data($0)) }
         let current = RunIdentity(pipeline: .init(name: plan.name, fingerprint: plan.fingerprint), inputs: inputs.map { input in
             // Only a regular file has a size worth comparing (not a folder or a stream).
             let attributes = input.path.flatMap { try? files.attributesOfItem(atPath: $0) }
@@ -96,7 +97,7 @@ package enum OutputFolderRule {
         case .remove(let names):
             for name in names {
                 do {
-                    try files.removeItem(at: layout.root.appendingPathComponent(name))
+                    try directory.removeItem(name)
                 } catch {
                     throw .outputUnusable(path: layout.root.path, reason: "cannot remove \(name) for --overwrite: \(error)")
                 }

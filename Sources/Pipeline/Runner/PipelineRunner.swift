@@ -16,22 +16,35 @@ public enum PipelineRunner {
 
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
-    /// configuration) throw.
+    /// configuration, another run holding the folder's lock) throw. A write
+    /// failure mid-run (disk full, an unwritable path) stops the run: what
+    /// was written stays consistent and the summary carries the failure
+    /// (``RunSummary/writeFailure``, exit status 3).
     public static func run(_ plan: CompiledPipeline, inputs: [RunInput], configuration: RunConfiguration,
                            toolVersion: String, hooks: RunHooks = RunHooks()) async throws(PipelineError) -> RunSummary {
         try configuration.validate()
+        let inputs = RunInput.withUniqueNames(inputs)
         let steps = try plan.steps(for: configuration.recompute)
         let layout = try OutputLayout.prepare(configuration.outputDirectory)
-        try OutputFolderRule.apply(to: layout, plan: plan, inputs: inputs,
+        let directory: OutputDirectory
+        do {
+            directory = try OutputDirectory(path: layout.root.path)
+        } catch {
+            throw .outputUnusable(path: layout.root.path, reason: error.reason)
+        }
+        let lock = try OutputLock(directory, commandLine: CommandLine.arguments)
+        defer { withExtendedLifetime(lock) {} }
+        try OutputFolderRule.apply(to: layout, directory: directory, plan: plan, inputs: inputs,
                                    overwrite: configuration.overwrite, resume: configuration.resume)
         let started = Date()
         let completions = CompletionStore(directory: layout.completions)
         if !configuration.resume { completions.removeAll() }
         let writer: OrderedWriter
         do {
-            let sink: any OutputSink = configuration.outputTar
-                ? try TarSink(path: layout.outputTar.path) : try FolderSink(root: layout.root)
-            writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
+            // Temporary files a killed run left are not the outputs of any entry.
+            for name in ["images", "faces", ".cache"] { try directory.removeTemporaryFiles(below: name) }
+            let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
+            writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: configuration.outputTar ? "tar" : "folder",
                                        orderedPasses: steps.compactMap { $0.orderedPass?() })
@@ -41,22 +54,31 @@ public enum PipelineRunner {
         let scheduled = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
                                        cache: StageCache(directory: layout.stageCache),
                                        configuration: configuration, hooks: hooks)
-        if let writeFailure = scheduled.writeFailure {
-            throw .outputUnusable(path: layout.root.path, reason: writeFailure)
+        var failure = scheduled.writeFailure
+        if failure != nil {
+            if let lost = writer.abandon() { failure! += "; " + lost }
+        } else {
+            do {
+                try writer.finish()
+            } catch {
+                failure = "cannot flush outputs: \(error)"
+                if let lost = writer.abandon() { failure! += "; " + lost }
+            }
         }
-        do {
-            try writer.finish()
-        } catch {
-            throw .outputUnusable(path: layout.root.path, reason: "cannot flush outputs: \(error)")
+        var summary = writer.summary
+        if let failure {
+            summary.writeFailure = failure
+            summary.interrupted = true
         }
-        let summary = writer.summary
         let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
                                        configuration: configuration, summary: summary,
                                        started: started, finished: Date())
         do {
-            try provenance.write(to: layout.runJSON)
+            try provenance.write(to: directory)
         } catch {
-            throw .outputUnusable(path: layout.root.path, reason: "cannot write run.json: \(error)")
+            // With outputs already failing, run.json may fail for the same reason: say both.
+            guard let failure else { throw .outputUnusable(path: layout.root.path, reason: "cannot write run.json: \(error)") }
+            summary.writeFailure = failure + "; run.json not written either: \(error)"
         }
         return summary
     }
@@ -96,7 +118,7 @@ public enum PipelineRunner {
                     do {
                         try writer.write(outcome)
                     } catch {
-                        writeFailure = "writing outputs for \(outcome.archiveName)/\(outcome.entryName): \(error)"
+                        writeFailure = "\(error) (writing the outputs of \(outcome.archiveName)/\(outcome.entryName))"
                     }
                     progress.done += 1
                     progress.failed = writer.summary.failedEntries + writer.summary.failedArchives
@@ -153,10 +175,17 @@ public enum PipelineRunner {
                         describeSource()
                         break
                     }
-                    guard case .entry(let entry) = item else {
-                        if case let .skipped(index, name, reason) = item {
-                            writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
-                        }
+                    let entry: ArchiveEntry
+                    switch item {
+                    case .entry(let delivered):
+                        entry = delivered
+                    case let .skipped(index, name, reason):
+                        writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
+                        continue
+                    case let .unreadable(index, name, rawName, reason):
+                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                entryName: name, rawName: rawName, index: index,
+                                                outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
                     while !schedule.canStart { await receiveOne() }

@@ -82,12 +82,14 @@ struct RunProvenance: Encodable {
         self.finished = format.string(from: finished)
     }
 
-    func write(to url: URL) throws {
+    /// Writes `run.json` into the output folder (a temporary sibling renamed
+    /// over the name: a link there is replaced, not written through).
+    func write(to directory: OutputDirectory) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
         data.append(0x0A)
-        try AtomicFile.write(data, to: url)
+        try data.withUnsafeBytes { try directory.write($0, to: "run.json") }
     }
 }
 

@@ -13,8 +13,15 @@ public struct RunSummary: Sendable, Codable {
     public var megapixels = 0.0
     /// Non-regular entries (directories, links…), listed.
     public var skipped: [SkippedRecord] = []
-    /// The run stopped early on request (Ctrl-C); the manifest holds the entries done so far.
+    /// The run stopped early on request (Ctrl-C, SIGTERM) or at a write
+    /// failure; the manifest holds the entries done so far.
     public var interrupted = false
+    /// Why writing the outputs failed, when it did (the path and the OS
+    /// error); the run stopped there and is incomplete.
+    public var writeFailure: String?
+
+    /// Nothing done yet.
+    public init() {}
 
     public struct SkippedRecord: Sendable, Codable, Equatable {
         public var archive: String
@@ -27,9 +34,10 @@ public struct RunSummary: Sendable, Codable {
         }
     }
 
-    /// 0 when every entry succeeded, 1 when some failed.
+    /// 0 when every entry succeeded, 1 when some failed, 3 when writing failed.
     public var exitStatus: ExitStatus {
-        failedEntries + failedArchives == 0 ? .ok : .someEntriesFailed
+        if writeFailure != nil { return .writeFailed }
+        return failedEntries + failedArchives == 0 ? .ok : .someEntriesFailed
     }
 
     /// One line for the end of a run.
@@ -39,7 +47,11 @@ public struct RunSummary: Sendable, Codable {
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
-        if interrupted { parts.append("INTERRUPTED: rerun with --resume to finish") }
+        if writeFailure != nil {
+            parts.append("INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
+        } else if interrupted {
+            parts.append("INTERRUPTED: rerun with --resume to finish")
+        }
         return parts.joined(separator: ", ")
     }
 }

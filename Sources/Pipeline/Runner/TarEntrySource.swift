@@ -32,6 +32,12 @@ struct TarEntrySource: EntrySource {
                 return .entry(entry)
             case .skipped(let skipped)? where skipped.kind == .directory:
                 continue
+            case .skipped(let skipped)? where skipped.kind == .regularFile:
+                if case .unreadable(let reason) = skipped.reason {
+                    return .unreadable(index: skipped.index, name: skipped.name, rawName: skipped.rawName, reason: reason)
+                }
+                return .skipped(index: skipped.index, name: skipped.name,
+                                reason: "\(skipped.kind.rawValue): \(skipped.reason)")
             case .skipped(let skipped)?:
                 return .skipped(index: skipped.index, name: skipped.name,
                                 reason: "\(skipped.kind.rawValue): \(skipped.reason)")

@@ -1,0 +1,111 @@
+import ArchiveIO
+import Foundation
+import ImageCodecs
+import ImageCore
+import _TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `facepipe` binary, run as a child process: for what only a
+/// process shows (signals, exit codes, a closed stderr, a file size limit).
+/// It sits beside the test bundle (`swift build --build-tests` builds both).
+enum FacepipeProcess {
+    static let binary: URL = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return bundle.deletingLastPathComponent().appendingPathComponent("facepipe")
+    }()
+
+    /// Whether the process tests run: when the binary is there, and always
+    /// under `make test` (`FACEPIPE_REQUIRE_MODELS=1`, which builds it), where
+    /// a missing binary must fail them instead of skipping them.
+    static let available: Bool = {
+        if ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_MODELS"] == "1" { return true }
+        return FileManager.default.isExecutableFile(atPath: binary.path)
+    }()
+
+    /// A started child; stderr goes to a file the test can read while it runs.
+    final class Child {
+        let process = Process()
+        let stderrFile: URL
+        private let stdinPipe: Pipe?
+
+        /// Starts `executable` (the binary unless given) with `arguments`.
+        /// `feedsStandardInput`: stdin is a pipe the test writes to; else /dev/null.
+        /// `standardError`: where stderr goes instead of `stderrFile`.
+        init(_ arguments: [String], executable: URL = FacepipeProcess.binary, in folder: URL,
+             feedsStandardInput: Bool = false, standardError: FileHandle? = nil) throws {
+            stderrFile = folder.appendingPathComponent("stderr-\(UUID().uuidString).txt")
+            _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+            process.executableURL = executable
+            process.arguments = arguments
+            process.currentDirectoryURL = folder
+            stdinPipe = feedsStandardInput ? Pipe() : nil
+            process.standardInput = stdinPipe ?? FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try standardError ?? FileHandle(forWritingTo: stderrFile)
+            try process.run()
+        }
+
+        func send(_ bytes: [UInt8]) throws {
+            try stdinPipe?.fileHandleForWriting.write(contentsOf: Data(bytes))
+        }
+
+        func closeInput() throws {
+            try stdinPipe?.fileHandleForWriting.close()
+        }
+
+        var standardError: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+
+        /// Waits for the exit; returns the exit status (or 128 + signal).
+        func wait() -> Int32 {
+            process.waitUntilExit()
+            return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        }
+    }
+
+    /// Runs `arguments` to the end; the exit status and stderr.
+    static func run(_ arguments: [String], in folder: URL, input: [UInt8]? = nil) throws -> (status: Int32, stderr: String) {
+        let child = try Child(arguments, in: folder, feedsStandardInput: input != nil)
+        if let input {
+            try child.send(input)
+            try child.closeInput()
+        }
+        return (child.wait(), child.standardError)
+    }
+
+    /// Waits (polling, no deadline assertion beyond `attempts`) until `condition` holds.
+    static func waitUntil(attempts: Int = 6000, _ condition: () -> Bool) async -> Bool {
+        for _ in 0..<attempts {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return condition()
+    }
+}
+
+/// A tar of PNGs (noise, so they do not compress: a PNG is about its
+/// pixels' size), named `img00.png`…, with its bytes and the tar offset
+/// where each entry's header starts (to feed a stream part by part).
+struct PNGTar {
+    let bytes: [UInt8]
+    let entryOffsets: [Int]
+
+    init(sides: [Int], in folder: URL) throws {
+        var generator = SplitMix64(seed: 17)
+        let path = folder.appendingPathComponent("pngs-\(UUID().uuidString).tar").path
+        let writer = try TarWriter(path: path)
+        var offsets: [Int] = [], offset = 0
+        for (number, side) in sides.enumerated() {
+            let pixels = (0..<side * side * 3).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let png = try FastPNGEncoder.encode(RGBImage(width: side, height: side, pixels: pixels))
+            try writer.add(path: String(format: "img%02d.png", number), data: png)
+            offsets.append(offset)
+            offset += 512 + (png.count + 511) / 512 * 512
+        }
+        try writer.finish()
+        bytes = try Fixtures.bytes(URL(fileURLWithPath: path))
+        entryOffsets = offsets
+        try FileManager.default.removeItem(atPath: path)
+    }
+}
