@@ -15,6 +15,9 @@ public enum FaceAnalysisError: Error, Sendable, Equatable, CustomStringConvertib
     case invalidOption(String)
     /// The inference engine failed while running `model`.
     case inference(model: String, message: String)
+    /// The image cannot be searched at its size: a detection level it
+    /// needs is past ImageCore's limits (a side over 32 768 px).
+    case imageUnsearchable(width: Int, height: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum FaceAnalysisError: Error, Sendable, Equatable, CustomStringConvertib
         case let .unexpectedModelShape(model, detail): "face model \(model) has unexpected tensors: \(detail)"
         case let .invalidOption(message): "invalid face option: \(message)"
         case let .inference(model, message): "inference failed in \(model): \(message)"
+        case let .imageUnsearchable(width, height, reason): "the \(width)×\(height) image cannot be searched for faces: \(reason)"
         }
     }
 }

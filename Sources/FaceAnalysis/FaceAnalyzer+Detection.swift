@@ -46,7 +46,9 @@ extension FaceAnalyzer {
                 do {
                     levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height)
                 } catch {
-                    throw .inference(model: decoder.configuration.modelFile, message: "building the \(level.width)×\(level.height) detection level: \(error)")
+                    // Not a model's failure: the level's size is past ImageCore's limits.
+                    throw .imageUnsearchable(width: image.width, height: image.height,
+                                             reason: "its \(level.width)×\(level.height) detection level: \(error)")
                 }
                 trace?.levelImageNanoseconds += lap()
             }

@@ -124,6 +124,23 @@ struct FaceAnalyzerBehaviourTests {
         if let landmarks = try analyzer.landmarks(for: fake, in: image) { #expect(allFinite(landmarks)) }
     }
 
+    /// A narrow image taller than ImageCore's 32 768-px side cannot be
+    /// searched in accurate mode; the error says so, naming the image's
+    /// size, not a model.
+    @Test func aTooTallNarrowImageFailsNamingItsSize() throws {
+        let analyzer = try FaceTestSupport.analyzer()
+        let image = RGBImage(width: 16, height: 40_000, fill: (200, 180, 160))
+        let error = try #require(throws: FaceAnalysisError.self) {
+            try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20)))
+        }
+        guard case .imageUnsearchable(16, 40_000, _) = error else {
+            Issue.record("expected imageUnsearchable, got \(error)")
+            return
+        }
+        #expect(!error.description.contains(".tflite"), "\(error)")
+        #expect(error.description.contains("16×40000 image"), "\(error)")
+    }
+
     @Test func greyscalePhotoStillFindsTheFace() throws {
         let analyzer = try FaceTestSupport.analyzer()
         let einstein = try FaceTestSupport.photo("einstein.jpg")  // stored as one-channel JPEG
