@@ -34,6 +34,7 @@ import Testing
         #expect(failed.exitStatus == .writeFailed)
         #expect(failed.exitStatus.rawValue == 3)
         #expect(try manifestRows(out).map { $0[1] } == ["top0.ppm", "top1.ppm", "top2.ppm"], "only entries written whole")
+        #expect(failed.entries == 3, "counted as the manifest lists them")
         let runJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
         let summary = try #require(runJSON?["summary"] as? [String: Any])
         #expect(summary["interrupted"] as? Bool == true)
@@ -77,5 +78,30 @@ import Testing
         let whole = try FacepipeProcess.run(["run", "upright-png", input.path, "--out", reference.path, "--quiet"], in: folder)
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(try outputFiles(out) == outputFiles(reference))
+    }
+
+    /// With `--output-tar` the tar cannot be completed: its partial file is
+    /// removed and the manifest lists no entries (none of its files exist).
+    @Test(.enabled(if: FacepipeProcess.available))
+    func aFullDiskWithAnOutputTarLeavesNoTarAndNoRows() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tar = try PNGTar(sides: [32, 32, 600, 32], in: folder)
+        let input = folder.appendingPathComponent("in.tar")
+        try Data(tar.bytes).write(to: input)
+        let out = folder.appendingPathComponent("out")
+        let limited = try FacepipeProcess.Child(
+            ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path,
+             "run", "upright-png", input.path, "--out", out.path, "--output-tar", "--quiet"],
+            executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
+        #expect(limited.wait() == 3, "stderr: \(limited.standardError)")
+        #expect(limited.standardError.contains("outputs.tar.partial") && limited.standardError.contains("File too large"),
+                "\(limited.standardError)")
+        #expect(try manifestRows(out).isEmpty)
+        for name in ["outputs.tar", "outputs.tar.partial"] {
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path), "\(name)")
+        }
+        let runJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+        #expect(((runJSON?["summary"] as? [String: Any])?["writeFailure"] as? String)?.contains("manifest lists no entries") == true)
     }
 }

@@ -44,7 +44,20 @@ final class OrderedWriter: EntryWriter {
 
     func markInterrupted() { summary.interrupted = true }
 
+    /// Writes `item`'s files, completion record and rows; when a write
+    /// fails, the counts are left as they were, so the summary counts only
+    /// entries written whole (as the manifest lists them).
     func write(_ item: SequencedOutcome) throws {
+        let counted = summary
+        do {
+            try writeFilesAndRows(item)
+        } catch {
+            summary = counted
+            throw error
+        }
+    }
+
+    private func writeFilesAndRows(_ item: SequencedOutcome) throws {
         // The runner named each input as its output folder (`RunInput.withUniqueNames`).
         let folder = item.archiveName
         switch item.outcome {
