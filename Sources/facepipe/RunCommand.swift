@@ -51,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar and .cache/ first (nothing else).")
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
     var overwrite = false
 
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
