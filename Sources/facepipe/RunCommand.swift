@@ -8,7 +8,7 @@ import Pipelines
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json.",
+        abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json, report.html.",
         discussion: """
         Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
         standard input), a folder (every JPEG and PNG below it, sorted by path; other \
@@ -48,7 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar and .cache/ first (nothing else).")
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, outputs.tar and .cache/ first (nothing else).")
     var overwrite = false
 
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
@@ -60,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
 
-    @Flag(name: .long, help: "No progress output (errors and the summary line still go to stderr).")
+    @Flag(name: .long, help: "No progress bar or lines, no skipped or failed entries as they happen, no rejections at the end (input errors, the summary and the errors grouped by reason still go to stderr).")
     var quiet = false
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
@@ -142,20 +142,22 @@ struct RunCommand: AsyncParsableCommand {
             summary = try await PipelineRunner.run(plan, inputs: runInputs, configuration: configuration,
                                                    toolVersion: FacepipeVersion.string,
                                                    hooks: RunHooks(shouldStop: { interrupt.requested },
-                                                                   progress: { progress.update($0) }))
+                                                                   progress: { progress.update($0) },
+                                                                   notice: { progress.notice($0) }))
         } catch {
             progress.finish()
             throw UsageFailure(message: error.description)
         }
         progress.finish()
         FileHandle.standardError.write(Data("facepipe: \(pipeline.name): \(summary.line)\n".utf8))
-        if !summary.skipped.isEmpty, !quiet {
-            for skipped in summary.skipped.prefix(20) {
-                FileHandle.standardError.write(Data("  skipped \(skipped.archive)#\(skipped.index) \(skipped.name): \(skipped.reason)\n".utf8))
-            }
-            if summary.skipped.count > 20 {
-                FileHandle.standardError.write(Data("  … \(summary.skipped.count - 20) more in run.json\n".utf8))
-            }
+        // The problems grouped by reason, as report.html shows them.
+        do {
+            let report = try RunReport.read(directory: URL(fileURLWithPath: out)).report
+            let lines = report.groupLines(withRejections: !quiet)
+            let text = lines.map { $0 + "\n" }.joined() + "Report: \(URL(fileURLWithPath: out).appendingPathComponent(RunReport.fileName).path)\n"
+            FileHandle.standardError.write(Data(text.utf8))
+        } catch {
+            FileHandle.standardError.write(Data("facepipe: \(error)\n".utf8))
         }
         if summary.interrupted { throw ExitCode(130) }
         if summary.exitStatus != .ok { throw ExitCode(summary.exitStatus.rawValue) }

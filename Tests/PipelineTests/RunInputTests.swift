@@ -83,7 +83,7 @@ import _TestSupport
         #expect(summary.skipped.isEmpty)
         let rows = try manifestRows(out)
         #expect(rows.map { $0[1] } == ["./a/b.png", "././c.jpg"])
-        #expect(try outputFiles(out).keys.sorted() == ["images/photos.tar/a/b.png.png", "images/photos.tar/c.jpg.png", "manifest.csv"])
+        #expect(try outputFiles(out).keys.sorted() == ["images/photos.tar/a/b.png.png", "images/photos.tar/c.jpg.png", "manifest.csv", "report.html"])
     }
 
     @Test func aTarStreamOnAPipeIsReadOnceAndHashed() async throws {

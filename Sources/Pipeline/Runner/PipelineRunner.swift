@@ -58,6 +58,11 @@ public enum PipelineRunner {
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot write run.json: \(error)")
         }
+        do {
+            try RunReport.write(directory: layout.root)
+        } catch {
+            throw .outputUnusable(path: layout.root.path, reason: error.description)
+        }
         return summary
     }
 
@@ -89,16 +94,21 @@ public enum PipelineRunner {
         var described = inputs.map { RunProvenance.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
-            var progress = RunProgress(done: 0, total: nil, failed: 0, megapixels: 0)
+            let shares = InputShares.of(sizes: inputs.map(\.byteSize))
+            var progress = RunProgress(inputCount: inputs.count, currentShare: shares.first ?? 1)
 
             func write(_ ready: [SequencedOutcome]) {
                 for outcome in ready where writeFailure == nil {
+                    if case .failed(let reason, _, _) = outcome.outcome {
+                        hooks.notice(.entryFailed(input: outcome.archiveName, entry: outcome.entryName, reason: reason))
+                    }
                     do {
                         try writer.write(outcome)
                     } catch {
                         writeFailure = "writing outputs for \(outcome.archiveName)/\(outcome.entryName): \(error)"
                     }
                     progress.done += 1
+                    progress.read = schedule.produced
                     progress.failed = writer.summary.failedEntries + writer.summary.failedArchives
                     progress.megapixels = writer.summary.megapixels
                     hooks.progress(progress)
@@ -114,8 +124,11 @@ public enum PipelineRunner {
             }
 
             inputs: for (archiveNumber, input) in inputs.enumerated() {
+                if archiveNumber > 0 { progress.sharesRead += shares[archiveNumber - 1] }
+                (progress.input, progress.currentShare) = (archiveNumber, shares[archiveNumber])
                 func archiveFailure(_ reason: String) -> (Int) -> SequencedOutcome {
-                    { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                    hooks.notice(.inputFailed(input: input.name, reason: reason))
+                    return { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
                                        entryName: "", rawName: [], index: nil, outcome: .archiveFailed(reason: reason)) }
                 }
                 var source: any EntrySource
@@ -149,13 +162,18 @@ public enum PipelineRunner {
                         make(archiveFailure("archive unreadable, later entries lost: \(error)"))
                         continue inputs
                     }
+                    progress.position = source.position
+                    progress.read = schedule.produced
+                    hooks.progress(progress)
                     guard let item else {
                         describeSource()
                         break
                     }
                     guard case .entry(let entry) = item else {
                         if case let .skipped(index, name, reason) = item {
-                            writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
+                            let skipped = RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason)
+                            writer.addSkipped(skipped)
+                            hooks.notice(.entrySkipped(skipped))
                         }
                         continue
                     }
