@@ -175,7 +175,7 @@ enum ReportPageAssets {
         option.value = String(index);
         filterSelect.appendChild(option);
       });
-      function relativeURL(path) { return path.split('/').map(encodeURIComponent).join('/'); }
+      function relativeLink(path) { return path.split('/').map(encodeURIComponent).join('/'); }
       function showGallery() {
         var grid = document.getElementById('gallery-grid');
         grid.textContent = '';
@@ -191,11 +191,11 @@ enum ReportPageAssets {
         images.slice(page * pageSize, (page + 1) * pageSize).forEach(function (image) {
           var figure = element('figure');
           var link = element('a');
-          link.href = relativeURL(image.output);
+          link.href = relativeLink(image.output);
           var img = element('img');
           img.loading = 'lazy';
           img.alt = image.entry;
-          img.src = relativeURL(image.output);
+          img.src = relativeLink(image.output);
           link.appendChild(img);
           figure.appendChild(link);
           figure.appendChild(element('figcaption', image.archive + '/' + image.entry + ': ' + image.kept + ' kept' +
