@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw UsageFailure(message: error.description)
         }
-        let path = URL(fileURLWithPath: directory).appendingPathComponent(RunReport.fileName).path
+        let path = (directory as NSString).appendingPathComponent(RunReport.fileName)
         print(report.text + "wrote \(path)")
     }
 }

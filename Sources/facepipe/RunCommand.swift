@@ -154,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let report = try RunReport.read(directory: URL(fileURLWithPath: out)).report
             let lines = report.groupLines(withRejections: !quiet)
-            let text = lines.map { $0 + "\n" }.joined() + "Report: \(URL(fileURLWithPath: out).appendingPathComponent(RunReport.fileName).path)\n"
+            let text = lines.map { $0 + "\n" }.joined() + "Report: \((out as NSString).appendingPathComponent(RunReport.fileName))\n"
             FileHandle.standardError.write(Data(text.utf8))
         } catch {
             FileHandle.standardError.write(Data("facepipe: \(error)\n".utf8))

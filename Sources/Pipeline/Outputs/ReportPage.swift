@@ -27,6 +27,7 @@ enum ReportPage {
         <header><h1 id="title">facepipe report</h1><p id="subtitle"></p></header>
         <noscript><p class="warning">This page draws its tables, histograms and gallery with its own inline script; allow JavaScript for this file to see them.</p></noscript>
         <main>
+        <div class="top">
         <section id="summary"><h2>Run</h2><table class="pairs" id="run-table"></table><h3>Inputs</h3><table id="inputs-table"></table></section>
         <section id="counts"><h2>Counts</h2>
         <div class="columns">
@@ -34,6 +35,7 @@ enum ReportPage {
         <div><h3>Entries</h3><table id="entries-table"></table></div>
         <div><h3>Faces</h3><table id="faces-table"></table></div>
         </div></section>
+        </div>
         <section id="problems"><h2>Errors, rejections and skipped entries by reason</h2>
         <h3>Errors</h3><table id="errors-table"></table>
         <h3>Rejected faces</h3><table id="rejections-table"></table>

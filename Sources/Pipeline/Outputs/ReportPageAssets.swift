@@ -13,14 +13,17 @@ enum ReportPageAssets {
     h3 { font-size: 14px; margin: 12px 0 4px; color: #44505c; }
     table { border-collapse: collapse; }
     td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }
-    td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+    td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
     tr + tr td { border-top: 1px solid #eef0f2; }
     .pairs th { color: #5b6773; font-weight: normal; }
-    .columns { display: flex; flex-wrap: wrap; gap: 32px; }
+    .columns { display: flex; flex-wrap: wrap; gap: 0 32px; }
+    .top { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 0 16px; }
+    .top section { min-width: 0; }
+    #run-table td { overflow-wrap: anywhere; }
     .muted { color: #75808a; }
     .example { color: #5b6773; font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
     .charts { display: flex; flex-wrap: wrap; gap: 16px; }
-    .chart { width: 380px; }
+    .chart { width: 360px; }
     .chart svg { display: block; }
     .chart rect.bar { fill: #3d7ab8; }
     .chart text { font-size: 10px; fill: #5b6773; }
@@ -139,7 +142,7 @@ enum ReportPageAssets {
           charts.appendChild(box);
           return;
         }
-        var width = 380, height = 150, left = 34, bottom = 20, top = 8;
+        var width = 360, height = 130, left = 34, bottom = 20, top = 8;
         var count = histogram.counts.length, largest = Math.max.apply(null, histogram.counts.concat([1]));
         var barWidth = (width - left - 4) / count;
         var parts = ['<svg width="' + width + '" height="' + height + '" viewBox="0 0 ' + width + ' ' + height + '" role="img">'];

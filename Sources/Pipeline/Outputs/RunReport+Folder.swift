@@ -19,12 +19,12 @@ extension RunReport {
         do {
             manifestText = try String(contentsOf: manifestURL, encoding: .utf8)
         } catch {
-            throw .unreadable(file: manifestURL.path, reason: Self.reason(error))
+            throw .unreadable(file: manifestURL.path, reason: Self.reason(error, reading: manifestURL))
         }
         do {
             runJSON = try Data(contentsOf: runJSONURL)
         } catch {
-            throw .unreadable(file: runJSONURL.path, reason: Self.reason(error))
+            throw .unreadable(file: runJSONURL.path, reason: Self.reason(error, reading: runJSONURL))
         }
         let manifest = try ManifestTable(csv: manifestText)
         let summary: RunJSONSummary
@@ -55,11 +55,8 @@ extension RunReport {
         return report
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let cocoa = error as NSError
-        if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return cocoa.localizedDescription
+    /// The OS's reason when the file cannot be opened for reading, else the error's.
+    private static func reason(_ error: any Error, reading url: URL) -> String {
+        access(url.path, R_OK) != 0 ? String(cString: strerror(errno)) : "\(error)"
     }
 }
