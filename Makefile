@@ -66,11 +66,11 @@ install: build
 	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models and completions"
 
 test: setup sample
-	FACEPIPE_REQUIRE_MODELS=1 $(SWIFT) test $(SWIFT_FLAGS)
+	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 $(SWIFT) test $(SWIFT_FLAGS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
-	  echo "Results: $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
+	  echo "Results: $(DEMO_OUT)/report.html, $(DEMO_OUT)/manifest.csv, $(DEMO_OUT)/images/, $(DEMO_OUT)/run.json"; exit $$status
 
 ## bench: side-by-side measurements against what a user would pick instead
 bench: bench-codecs bench-models bench-pipeline

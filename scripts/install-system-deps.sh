@@ -3,7 +3,8 @@
 # Idempotent: a second run does nothing and needs no network.
 set -euo pipefail
 
-packages=(libturbojpeg0-dev libpng-dev libarchive-dev pkg-config python3 python3-venv python3-pip)
+# chromium: the tests render report.html in it (headless).
+packages=(libturbojpeg0-dev libpng-dev libarchive-dev pkg-config python3 python3-venv python3-pip chromium)
 # Extra packages a caller needs (e.g. `make bench` adds libjpeg-turbo-progs for tjbench).
 packages+=("$@")
 

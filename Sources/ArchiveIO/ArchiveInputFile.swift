@@ -21,6 +21,9 @@ final class ArchiveInputFile {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     let isSeekable: Bool
+    /// Bytes from the starting offset to the end when the input is a regular
+    /// file (known before reading: progress's total); nil for a pipe or terminal.
+    let size: Int64?
     private let buffer: UnsafeMutableRawBufferPointer
     private let observer: ((UnsafeRawBufferPointer) -> Void)?
     /// File offset of the next `read`.
@@ -49,8 +52,10 @@ final class ArchiveInputFile {
         self.path = path
         self.observer = observer
         var status = stat()
-        isSeekable = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-            && lseek(descriptor, 0, SEEK_CUR) == 0
+        let isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        let offset = isRegular ? Int64(lseek(descriptor, 0, SEEK_CUR)) : -1
+        isSeekable = isRegular && offset == 0
+        size = isRegular && offset >= 0 ? max(Int64(status.st_size) - offset, 0) : nil
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 64)
     }
 

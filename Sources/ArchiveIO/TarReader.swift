@@ -180,6 +180,15 @@ public final class TarReader {
         try file.readToEnd(streamLimit: options.maxEntryBytes)
     }
 
+    /// Bytes of the file read so far, in file order, as the read callback
+    /// passed them on (compressed bytes for a compressed archive): progress
+    /// against ``fileSize``.
+    public var bytesRead: Int64 { file.observedBytes }
+
+    /// The file's size in bytes when it is a regular file, known before
+    /// reading; nil for a pipe, FIFO or terminal (a stream has no total).
+    public var fileSize: Int64? { file.size }
+
     /// Bytes read from the file so far (compressed bytes for a compressed archive).
     /// Tests use it to check that the reader never reads far ahead of the entry it delivers.
     package var fileBytesRead: Int64 { archive_filter_bytes(handle, -1) }

@@ -2,16 +2,23 @@ import Foundation
 import Pipeline
 import Synchronization
 
-/// Progress on stderr: a redrawn bar on a terminal (done/total when known,
-/// images/s, MP/s, ETA), a plain line every few seconds otherwise, nothing
-/// with `--quiet`.
+/// Progress and notices on stderr (never on stdout, never in the outputs):
+/// on a terminal a one-line bar redrawn in place (``RunProgress/line(elapsed:barWidth:)``),
+/// elsewhere a plain line every `lineInterval` seconds; with `--quiet` no
+/// progress. Problems are printed as they happen: an input that cannot be
+/// read always, skipped and failed entries (the first `noticeLimit`, unless
+/// `--quiet`); the end of the run groups them all by reason.
 final class ProgressReporter: Sendable {
     enum Mode { case bar, lines, quiet }
 
     private struct State {
-        var lastDraw: Double = 0
-        var drewBar = false
+        var lastDraw: Double = -.infinity
+        var bar: String?
+        var notices = 0
     }
+
+    static let lineInterval = 10.0
+    static let noticeLimit = 20
 
     private let mode: Mode
     private let start = ProcessInfo.processInfo.systemUptime
@@ -24,47 +31,53 @@ final class ProgressReporter: Sendable {
     func update(_ progress: RunProgress) {
         guard mode != .quiet, StandardError.isOpen else { return }
         let now = ProcessInfo.processInfo.systemUptime
-        let text: String? = state.withLock { state in
-            let interval = mode == .bar ? 0.1 : 5.0
+        let output: String? = state.withLock { state in
+            let interval = mode == .bar ? 0.1 : Self.lineInterval
             let isLast = progress.total == progress.done
             guard now - state.lastDraw >= interval || isLast else { return nil }
             state.lastDraw = now
-            if mode == .bar { state.drewBar = true }
-            return line(progress, elapsed: now - start)
+            let text = progress.line(elapsed: now - start, barWidth: mode == .bar ? 24 : nil)
+            guard mode == .bar else { return text + "\n" }
+            state.bar = text
+            return "\r\u{1B}[2K" + text
         }
-        guard let text else { return }
-        let output = mode == .bar ? "\r\u{1B}[2K" + text : text + "\n"
-        StandardError.write(output)
+        if let output { StandardError.write(output) }
+    }
+
+    func notice(_ notice: RunNotice) {
+        guard StandardError.isOpen else { return }
+        let message: String
+        var isInputFailure = false
+        switch notice {
+        case let .inputFailed(input, reason):
+            message = "facepipe: \(input): \(reason)"
+            isInputFailure = true
+        case let .entrySkipped(skipped):
+            message = "facepipe: skipped \(skipped.archive)/\(skipped.name): \(skipped.reason)"
+        case let .entryFailed(input, entry, reason):
+            message = "facepipe: failed \(input)/\(entry): \(reason)"
+        }
+        let output: String? = state.withLock { state in
+            var text = message + "\n"
+            if !isInputFailure {
+                guard mode != .quiet, state.notices <= Self.noticeLimit else { return nil }
+                state.notices += 1
+                if state.notices > Self.noticeLimit {
+                    text = "facepipe: more skipped and failed entries: grouped by reason at the end\n"
+                }
+            }
+            guard let bar = state.bar else { return text }
+            return "\r\u{1B}[2K" + text + bar
+        }
+        if let output { StandardError.write(output) }
     }
 
     /// Ends the bar's line so later messages start on a fresh one.
     func finish() {
-        if state.withLock({ $0.drewBar }) { StandardError.write("\n") }
+        if state.withLock({ $0.bar != nil }) { StandardError.write("\n") }
     }
 
-    private func line(_ p: RunProgress, elapsed: Double) -> String {
-        let rate = elapsed > 0 ? Double(p.done) / elapsed : 0
-        let mps = elapsed > 0 ? p.megapixels / elapsed : 0
-        var parts: [String] = []
-        if let total = p.total, total > 0 {
-            let width = 24
-            let filled = min(width, width * p.done / total)
-            parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]")
-            parts.append("\(p.done)/\(total)")
-        } else {
-            parts.append("\(p.done) images")
-        }
-        parts.append(String(format: "%.1f img/s", rate))
-        parts.append(String(format: "%.1f MP/s", mps))
-        if p.failed > 0 { parts.append("\(p.failed) failed") }
-        if let total = p.total, rate > 0, total > p.done {
-            parts.append("ETA " + Self.duration(Double(total - p.done) / rate))
-        }
-        return parts.joined(separator: "  ")
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

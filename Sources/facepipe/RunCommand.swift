@@ -8,7 +8,7 @@ import Pipelines
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json.",
+        abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json, report.html.",
         discussion: """
         Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
         standard input), a folder (every JPEG and PNG below it, sorted by path; other \
@@ -51,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, images/, faces/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
     var overwrite = false
 
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
@@ -63,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
 
-    @Flag(name: .long, help: "No progress output (errors and the summary line still go to stderr).")
+    @Flag(name: .long, help: "No progress bar or lines, no skipped or failed entries as they happen, no rejections at the end (input errors, the summary and the errors grouped by reason still go to stderr).")
     var quiet = false
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
@@ -146,7 +146,8 @@ struct RunCommand: AsyncParsableCommand {
             summary = try await PipelineRunner.run(plan, inputs: runInputs, configuration: configuration,
                                                    toolVersion: FacepipeVersion.string,
                                                    hooks: RunHooks(shouldStop: { interrupt.requested },
-                                                                   progress: { progress.update($0) }))
+                                                                   progress: { progress.update($0) },
+                                                                   notice: { progress.notice($0) }))
         } catch {
             progress.finish()
             throw UsageFailure(message: error.description)
@@ -156,13 +157,13 @@ struct RunCommand: AsyncParsableCommand {
             StandardError.write("facepipe: error: \(writeFailure)\n")
         }
         StandardError.write("facepipe: \(pipeline.name): \(summary.line)\n")
-        if !summary.skipped.isEmpty, !quiet {
-            for skipped in summary.skipped.prefix(20) {
-                StandardError.write("  skipped \(skipped.archive)#\(skipped.index) \(skipped.name): \(skipped.reason)\n")
-            }
-            if summary.skipped.count > 20 {
-                StandardError.write("  … \(summary.skipped.count - 20) more in run.json\n")
-            }
+        // The problems grouped by reason, as report.html shows them.
+        do {
+            let report = try RunReport.read(directory: URL(fileURLWithPath: out)).report
+            let lines = report.groupLines(withRejections: !quiet)
+            StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((out as NSString).appendingPathComponent(RunReport.fileName))\n")
+        } catch {
+            StandardError.write("facepipe: \(error)\n")
         }
         let status = summary.writeFailure == nil && summary.interrupted ? interrupt.exitStatus : summary.exitStatus
         if status != .ok { throw ExitCode(status.rawValue) }

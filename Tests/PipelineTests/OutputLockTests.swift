@@ -20,6 +20,8 @@ import Glibc
         var inner: InMemoryEntrySource
         var waited = false
 
+        var position: ReadPosition { inner.position }
+
         mutating func next() throws -> SourceItem? {
             if !waited {
                 waited = true

@@ -41,7 +41,8 @@ func temporaryFolder() throws -> URL {
     return url
 }
 
-/// Every file under `root` except run.json, the lock and the cache, by relative path.
+/// Every file under `root` except run.json, the lock and the cache, by relative path;
+/// report.html without the run.json it embeds.
 func outputFiles(_ root: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let base = root.standardizedFileURL.path
@@ -52,7 +53,18 @@ func outputFiles(_ root: URL) throws -> [String: Data] {
         guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory) else { continue }
         if !isDirectory.boolValue { files[relative] = FileManager.default.contents(atPath: base + "/" + relative) }
     }
+    files["report.html"] = files["report.html"].map(reportWithoutRunJSON)
     return files
+}
+
+/// report.html without the text of run.json it embeds (its one part that differs between runs).
+func reportWithoutRunJSON(_ page: Data) -> Data {
+    let text = String(decoding: page, as: UTF8.self)
+    let open = "<script type=\"application/json\" id=\"run-json\">"
+    guard let start = text.range(of: open), let end = text.range(of: "</script>", range: start.upperBound..<text.endIndex) else {
+        return page
+    }
+    return Data((String(text[..<start.upperBound]) + String(text[end.lowerBound...])).utf8)
 }
 
 /// The manifest's data rows, parsed per RFC 4180.

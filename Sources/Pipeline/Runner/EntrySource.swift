@@ -17,6 +17,9 @@ public enum SourceItem: Sendable {
 public protocol EntrySource {
     mutating func next() throws -> SourceItem?
 
+    /// How far `next()` has read the input, for progress.
+    var position: ReadPosition { get }
+
     /// The input's digest for run.json, once `next()` has returned nil or
     /// thrown: a source reads what is left of its bytes (an archive's
     /// trailer, all after damage) without delivering entries, so each input
@@ -34,11 +37,15 @@ public struct RunInput: Sendable {
     public let name: String
     /// The file, folder or stream as given (`-` for standard input); nil for in-memory inputs.
     public let path: String?
+    /// The input's size in bytes when known before reading it (an archive
+    /// or image file; not a folder or a stream): its share of progress.
+    public let byteSize: Int64?
     let open: @Sendable () throws -> any EntrySource
 
-    public init(name: String, path: String?, open: @escaping @Sendable () throws -> any EntrySource) {
+    public init(name: String, path: String?, byteSize: Int64? = nil, open: @escaping @Sendable () throws -> any EntrySource) {
         self.name = name
         self.path = path
+        self.byteSize = byteSize
         self.open = open
     }
 }
@@ -46,7 +53,7 @@ public struct RunInput: Sendable {
 /// Entries held in memory (tests, generated inputs).
 public struct InMemoryEntrySource: EntrySource {
     private var items: [SourceItem]
-    private var position = 0
+    private var cursor = 0
     private let failure: (any Error & Sendable)?
 
     /// - Parameter failingWith: thrown after the last item, to simulate a truncated archive.
@@ -56,11 +63,15 @@ public struct InMemoryEntrySource: EntrySource {
     }
 
     public mutating func next() throws -> SourceItem? {
-        guard position < items.count else {
+        guard cursor < items.count else {
             if let failure { throw failure }
             return nil
         }
-        defer { position += 1 }
-        return items[position]
+        defer { cursor += 1 }
+        return items[cursor]
+    }
+
+    public var position: ReadPosition {
+        ReadPosition(unit: .entries, done: Int64(min(cursor, items.count)), total: Int64(items.count))
     }
 }

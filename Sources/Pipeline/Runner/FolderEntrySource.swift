@@ -27,7 +27,7 @@ struct FolderEntrySource: EntrySource {
     let root: String
     let maxBytes: Int
     private var listing: [Listed]?
-    private var position = 0
+    private var cursor = 0
     private let hash = RunningSHA256()
     private var fileBytes: Int64 = 0
 
@@ -39,9 +39,9 @@ struct FolderEntrySource: EntrySource {
     mutating func next() throws -> SourceItem? {
         let listing = try self.listing ?? Self.list(root: root)
         self.listing = listing
-        guard position < listing.count else { return nil }
-        let index = position
-        position += 1
+        guard cursor < listing.count else { return nil }
+        let index = cursor
+        cursor += 1
         let listed = listing[index]
         let name = String(decoding: listed.relativePath, as: UTF8.self)
         switch listed.kind {
@@ -70,6 +70,11 @@ struct FolderEntrySource: EntrySource {
 
     func digest() throws -> InputDigest? {
         hash.finalize(bytes: fileBytes)
+    }
+
+    /// Items of the listing read, of all listed (unknown until the first `next()` lists the folder).
+    var position: ReadPosition {
+        ReadPosition(unit: .entries, done: Int64(cursor), total: listing.map { Int64($0.count) })
     }
 
     private func path(of relativePath: [UInt8]) -> String {
@@ -160,6 +165,6 @@ struct FolderUnreadable: Error, CustomStringConvertible {
 extension RunInput {
     /// A folder, read recursively (``FolderEntrySource``); the run names it `name`.
     public static func folder(path: String, name: String, maxBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name, path: path) { FolderEntrySource(root: path, maxBytes: maxBytes) }
+        RunInput(name: name, path: path, byteSize: nil) { FolderEntrySource(root: path, maxBytes: maxBytes) }
     }
 }

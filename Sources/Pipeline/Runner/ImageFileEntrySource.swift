@@ -28,6 +28,8 @@ struct ImageFileEntrySource: EntrySource {
     }
 
     func digest() throws -> InputDigest? { readDigest }
+
+    var position: ReadPosition { ReadPosition(unit: .entries, done: done ? 1 : 0, total: 1) }
 }
 
 struct ImageFileTooLarge: Error, CustomStringConvertible {
@@ -39,6 +41,6 @@ extension RunInput {
     /// A single image file: one entry named by its file name. The run names
     /// the input `name` (by default the path as given, as `facepipe detect` prints it).
     public static func imageFile(path: String, name: String? = nil, maxBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name ?? path, path: path) { ImageFileEntrySource(path: path, maxBytes: maxBytes) }
+        RunInput(name: name ?? path, path: path, byteSize: regularFileSize(path)) { ImageFileEntrySource(path: path, maxBytes: maxBytes) }
     }
 }

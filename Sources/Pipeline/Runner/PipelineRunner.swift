@@ -80,6 +80,12 @@ public enum PipelineRunner {
             guard let failure else { throw .outputUnusable(path: layout.root.path, reason: "cannot write run.json: \(error)") }
             summary.writeFailure = failure + "; run.json not written either: \(error)"
         }
+        do {
+            try RunReport.write(directory: layout.root)
+        } catch {
+            // The manifest and run.json are written: a failed page is a write failure (exit 3), said in one line.
+            summary.writeFailure = (summary.writeFailure.map { $0 + "; " } ?? "") + "report.html not written: \(error.description)"
+        }
         return summary
     }
 
@@ -111,16 +117,21 @@ public enum PipelineRunner {
         var described = inputs.map { RunProvenance.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
-            var progress = RunProgress(done: 0, total: nil, failed: 0, megapixels: 0)
+            let shares = InputShares.of(sizes: inputs.map(\.byteSize))
+            var progress = RunProgress(inputCount: inputs.count, currentShare: shares.first ?? 1)
 
             func write(_ ready: [SequencedOutcome]) {
                 for outcome in ready where writeFailure == nil {
+                    if case .failed(let reason, _, _) = outcome.outcome {
+                        hooks.notice(.entryFailed(input: outcome.archiveName, entry: outcome.entryName, reason: reason))
+                    }
                     do {
                         try writer.write(outcome)
                     } catch {
                         writeFailure = "\(error) (writing the outputs of \(outcome.archiveName)/\(outcome.entryName))"
                     }
                     progress.done += 1
+                    progress.read = schedule.produced
                     progress.failed = writer.summary.failedEntries + writer.summary.failedArchives
                     progress.megapixels = writer.summary.megapixels
                     hooks.progress(progress)
@@ -136,8 +147,11 @@ public enum PipelineRunner {
             }
 
             inputs: for (archiveNumber, input) in inputs.enumerated() {
+                if archiveNumber > 0 { progress.sharesRead += shares[archiveNumber - 1] }
+                (progress.input, progress.currentShare) = (archiveNumber, shares[archiveNumber])
                 func archiveFailure(_ reason: String) -> (Int) -> SequencedOutcome {
-                    { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                    hooks.notice(.inputFailed(input: input.name, reason: reason))
+                    return { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
                                        entryName: "", rawName: [], index: nil, outcome: .archiveFailed(reason: reason)) }
                 }
                 var source: any EntrySource
@@ -171,6 +185,9 @@ public enum PipelineRunner {
                         make(archiveFailure("archive unreadable, later entries lost: \(error)"))
                         continue inputs
                     }
+                    progress.position = source.position
+                    progress.read = schedule.produced
+                    hooks.progress(progress)
                     guard let item else {
                         describeSource()
                         break
@@ -180,7 +197,9 @@ public enum PipelineRunner {
                     case .entry(let delivered):
                         entry = delivered
                     case let .skipped(index, name, reason):
-                        writer.addSkipped(.init(archive: input.name, index: index, name: name, reason: reason))
+                        let skipped = RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason)
+                        writer.addSkipped(skipped)
+                        hooks.notice(.entrySkipped(skipped))
                         continue
                     case let .unreadable(index, name, rawName, reason):
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,

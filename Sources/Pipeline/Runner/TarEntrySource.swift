@@ -45,6 +45,11 @@ struct TarEntrySource: EntrySource {
         }
     }
 
+    /// Bytes of the file read against its size (no total for a stream).
+    var position: ReadPosition {
+        ReadPosition(unit: .bytes, done: reader.bytesRead, total: reader.fileSize)
+    }
+
     mutating func digest() throws -> InputDigest? {
         try reader.readToEnd()
         return hash.finalize()
@@ -54,7 +59,7 @@ struct TarEntrySource: EntrySource {
 extension RunInput {
     /// An archive file; the manifest names it by its last path component.
     public static func archive(path: String, maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path) {
+        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path)) {
             try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
         }
     }
@@ -68,4 +73,12 @@ extension RunInput {
             try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
         }
     }
+}
+
+/// The size of the regular file at `path` (following links), nil for
+/// anything else (a FIFO, a device) or when it cannot be examined.
+func regularFileSize(_ path: String) -> Int64? {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int64(status.st_size)
 }

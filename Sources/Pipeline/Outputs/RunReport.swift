@@ -1,0 +1,133 @@
+import Foundation
+
+/// What `report.html` and `facepipe report` show about an output folder,
+/// built from its `manifest.csv` (counts, grouped errors and rejections,
+/// histograms, the gallery) and its `run.json` (skipped entries; the page
+/// shows the rest of run.json as it is). Everything but run.json's own text
+/// comes from the manifest in its order, so the report is the same bytes
+/// for any worker count.
+public struct RunReport: Sendable, Equatable, Codable {
+    /// Manifest rows by status, in ``statuses`` order.
+    public var rowsByStatus: [StatusCount]
+    /// Entries (images and entries that failed) by what became of them.
+    public var entriesByOutcome: [StatusCount]
+    /// Archive-level error rows (an input that could not be read to its end).
+    public var inputErrors: Int
+    public var faces: Int
+    public var keptFaces: Int
+    public var errors: [ReasonGroup]
+    public var rejections: [ReasonGroup]
+    public var skipped: [ReasonGroup]
+    public var histograms: [Histogram]
+    /// Annotated images, in manifest order, one per entry with an output image.
+    public var gallery: [GalleryImage]
+    /// Whether the images are in `outputs.tar` (`--output-tar`): no gallery links.
+    public var imagesInTar: Bool
+
+    public struct StatusCount: Sendable, Equatable, Codable {
+        public var status: String
+        public var count: Int
+    }
+
+    /// One annotated image: its path relative to the output folder, the
+    /// input and entry it came from, its kept and rejected faces.
+    public struct GalleryImage: Sendable, Equatable, Codable {
+        public var output: String
+        public var archive: String
+        public var entry: String
+        public var kept: Int
+        public var rejected: Int
+    }
+
+    /// The manifest's statuses, in the order the report lists them.
+    public static let statuses = ["ok", "rejected", "no_face", "error"]
+    /// What became of an entry: a kept face (or no detector), only rejected
+    /// faces, no face, an error.
+    public static let outcomes = ["with kept faces", "only rejected faces", "no face", "processed (no detector)", "error"]
+
+    /// The report on `manifest` (rows in manifest order) and the skipped
+    /// entries run.json lists.
+    public init(manifest: ManifestTable, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) {
+        let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
+                 index: ManifestTable.column("index"), status: ManifestTable.column("status"),
+                 error: ManifestTable.column("error"), face: ManifestTable.column("face"),
+                 rejection: ManifestTable.column("rejection"), output: ManifestTable.column("output"))
+        var rowCounts = Dictionary(uniqueKeysWithValues: Self.statuses.map { ($0, 0) })
+        var histograms = Histogram.faceHistograms()
+        let histogramColumns = histograms.map { ManifestTable.column($0.column) }
+        var errors: [(text: String, entry: String)] = []
+        var rejections: [(text: String, entry: String)] = []
+        var gallery: [GalleryImage] = []
+        var outcomes = Dictionary(uniqueKeysWithValues: Self.outcomes.map { ($0, 0) })
+        var inputErrors = 0, faces = 0, kept = 0
+
+        // Rows of one entry are adjacent; each entry's outcome is settled when the next starts.
+        var current: (key: [String], kept: Int, rejected: Int, status: String, image: Int?)?
+        func settle() {
+            guard let entry = current else { return }
+            let outcome: String
+            switch entry.status {
+            case "error": outcome = "error"
+            case "no_face": outcome = "no face"
+            default: outcome = entry.kept > 0 ? "with kept faces" : entry.rejected > 0 ? "only rejected faces" : "processed (no detector)"
+            }
+            outcomes[outcome, default: 0] += 1
+            if let image = entry.image {
+                gallery[image].kept = entry.kept
+                gallery[image].rejected = entry.rejected
+            }
+        }
+        for row in manifest.rows {
+            let status = row[c.status]
+            rowCounts[status, default: 0] += 1
+            let name = row[c.entry].isEmpty ? row[c.archive] : row[c.archive] + "/" + row[c.entry]
+            guard !row[c.index].isEmpty else {
+                // An archive error: no entry of its own.
+                inputErrors += 1
+                errors.append((row[c.error], name))
+                continue
+            }
+            let key = [row[c.archive], row[c.entry], row[c.index]]
+            if current?.key != key {
+                settle()
+                current = (key, 0, 0, status, row[c.output].isEmpty ? nil : gallery.count)
+                if !row[c.output].isEmpty {
+                    gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: row[c.entry], kept: 0, rejected: 0))
+                }
+            }
+            switch status {
+            case "error":
+                errors.append((row[c.error], name))
+            case "rejected":
+                faces += 1
+                current?.rejected += 1
+                rejections.append((row[c.rejection], name))
+            case "ok" where !row[c.face].isEmpty:
+                faces += 1
+                kept += 1
+                current?.kept += 1
+                for (h, column) in histogramColumns.enumerated() {
+                    if let value = Double(row[column]) { histograms[h].add(value) }
+                }
+            default:
+                break
+            }
+        }
+        settle()
+        rowsByStatus = Self.statuses.map { StatusCount(status: $0, count: rowCounts[$0] ?? 0) }
+            + rowCounts.keys.filter { !Self.statuses.contains($0) }.sorted().map { StatusCount(status: $0, count: rowCounts[$0]!) }
+        entriesByOutcome = Self.outcomes.map { StatusCount(status: $0, count: outcomes[$0] ?? 0) }
+        self.inputErrors = inputErrors
+        self.faces = faces
+        keptFaces = kept
+        self.errors = ReasonGroup.grouping(errors)
+        self.rejections = ReasonGroup.grouping(rejections)
+        self.skipped = ReasonGroup.grouping(skipped.map { (text: $0.reason, entry: "\($0.archive)/\($0.name)") })
+        self.histograms = histograms
+        self.gallery = imagesInTar ? [] : gallery
+        self.imagesInTar = imagesInTar
+    }
+
+    /// Entries in the manifest (each image once, whatever its rows).
+    public var entries: Int { entriesByOutcome.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,39 @@
+import Pipeline
+import Testing
+
+/// The manifest reader the report uses: RFC 4180 fields, facepipe's header, rows as wide as it.
+struct ManifestTableTests {
+    static let header = Manifest.columns.joined(separator: ",")
+    static func row(_ cells: [String: String]) -> [String] {
+        Manifest.columns.map { cells[$0] ?? "" }
+    }
+
+    @Test func readsQuotedFieldsAndBothLineEnds() throws {
+        let error = "decode: unknown image format: first bytes 54 (\"T\"), more"
+        let quoted = "\"" + error.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let first = ["a.tar", "x,y.jpg", "0", "error", error] + Array(repeating: "", count: Manifest.columns.count - 5)
+        let text = Self.header + "\r\n" + "a.tar,\"x,y.jpg\",0,error," + quoted + String(repeating: ",", count: Manifest.columns.count - 5)
+            + "\n" + "a.tar,\"multi\r\nline\",1,no_face" + String(repeating: ",", count: Manifest.columns.count - 4) + "\r\n"
+        let table = try ManifestTable(csv: text)
+        #expect(table.rows.count == 2)
+        #expect(table.rows.first == first)
+        #expect(table.rows.last?[1] == "multi\r\nline")
+        #expect(table.rows.last?[ManifestTable.column("status")] == "no_face")
+    }
+
+    @Test func refusesAnotherHeader() {
+        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (25 columns from archive to faces_json)")) {
+            try ManifestTable(csv: "archive,entry\r\n")
+        }
+    }
+
+    @Test func refusesARowOfAnotherWidth() {
+        #expect(throws: ReportError.malformedManifest(line: 3, reason: "24 fields, the header has 25")) {
+            try ManifestTable(csv: Self.header + "\r\n" + String(repeating: ",", count: 24) + "\r\n" + String(repeating: ",", count: 23) + "\r\n")
+        }
+    }
+
+    @Test func refusesAnUnclosedQuote() {
+        #expect(throws: ReportError.self) { try ManifestTable(csv: Self.header + "\r\n\"open") }
+    }
+}
