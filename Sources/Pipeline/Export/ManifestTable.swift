@@ -7,11 +7,11 @@ import Foundation
 /// quoted with its quotes doubled, records end in CRLF (a bare LF is accepted).
 /// The export reads the manifest for the run's list of images, in order, and
 /// where each one's JSON is; the JSON holds the points.
-struct ManifestTable {
-    let header: [String]
-    let rows: [[String]]
+package struct ManifestTable {
+    package let header: [String]
+    package let rows: [[String]]
 
-    init(text: String) throws(ExportError) {
+    package init(text: String) throws(ExportError) {
         var records: [[String]] = []
         var record: [String] = []
         var field: [UInt8] = []
