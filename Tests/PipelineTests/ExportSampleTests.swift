@@ -130,4 +130,101 @@ struct ExportSampleTests {
         let wider = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
         #expect(wider.hasPrefix("sample.tar/" + (try Self.expectedImages(run))[0].entry + ".png\n"))
     }
+
+    // MARK: Text formats, line by line against their published layouts
+
+    /// The astronaut photo (the sample's first entry, one face) in the training-annotations run.
+    static let astronautBox = "175 77 99 99"
+
+    @Test func yoloLabelsFollowUltralyticsPoseLayout() async throws {
+        let (run, dest) = try await Self.export("training-annotations", ExportOptions(format: .yolo))
+        defer { try? FileManager.default.removeItem(at: dest) }
+        let rows = try manifestRows(run)
+        var labelled = 0
+        for image in try Self.expectedImages(run) {
+            let name = try #require(rows.first { $0[1] == image.entry }.map { String($0[24].dropFirst("faces/".count).dropLast(".json".count)) })
+            #expect(FileManager.default.fileExists(atPath: dest.appendingPathComponent("images/\(name).png").path))
+            let lines = try String(contentsOf: dest.appendingPathComponent("labels/\(name).txt"), encoding: .utf8)
+                .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(lines.count == image.kept, "\(name)")
+            for fields in lines {
+                // class, cx cy w h, then 5 × (px py v); coordinates 0…1 (what Ultralytics checks), v 0 or 2.
+                #expect(fields.count == 20 && fields[0] == "0", "\(fields)")
+                let visibility = Set(stride(from: 7, to: 20, by: 3))
+                let coordinates = (1..<fields.count).filter { !visibility.contains($0) }.compactMap { Double(fields[$0]) }
+                #expect(coordinates.count == 14 && coordinates.allSatisfy { (0...1).contains($0) }, "\(fields)")
+                #expect(visibility.allSatisfy { fields[$0] == "0" || fields[$0] == "2" }, "\(fields)")
+            }
+            labelled += lines.count
+        }
+        #expect(labelled == (try Self.expectedImages(run)).reduce(0) { $0 + $1.kept })
+        let first = try String(contentsOf: dest.appendingPathComponent("labels/sample.tar/sample/faces/astronaut.png.txt"), encoding: .utf8)
+        #expect(first == "0 0.438454 0.246806 0.192818 0.192803 0.397953 0.198156 2 0.481455 0.202201 2 0.435721 0.253270 2 0.391000 0.272309 2 0.482742 0.278400 2\n")
+        let yaml = try String(contentsOf: dest.appendingPathComponent("dataset.yaml"), encoding: .utf8)
+        for line in ["train: images", "val: images", "kpt_shape: [5, 3]", "flip_idx: [1, 0, 2, 4, 3]", "names:", "  0: face"] {
+            #expect(yaml.split(separator: "\n").contains(Substring(line)), "dataset.yaml lacks \(line)")
+        }
+    }
+
+    @Test func widerAndRetinaFaceFilesFollowTheirLayouts() async throws {
+        let (run, wider) = try await Self.export("training-annotations", ExportOptions(format: .wider))
+        let retina = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: wider); try? FileManager.default.removeItem(at: retina) }
+        _ = try Exporter.export(run: run, to: retina, options: ExportOptions(format: .retinaface))
+        let images = try Self.expectedImages(run)
+
+        // WIDER: path, count, max(count, 1) lines of ten integers.
+        var lines = try String(contentsOf: wider.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8).split(separator: "\n")[...]
+        for image in images {
+            #expect(lines.popFirst() == Substring(SampleRuns.archive.path + "/" + image.entry))
+            #expect(lines.popFirst() == Substring(String(image.kept)))
+            for _ in 0..<max(image.kept, 1) {
+                let fields = lines.popFirst()?.split(separator: " ") ?? []
+                #expect(fields.count == 10 && fields.allSatisfy { Int($0) != nil } && fields.suffix(6).allSatisfy { $0 == "0" }, "\(fields)")
+            }
+        }
+        #expect(lines.isEmpty)
+        let widerText = try String(contentsOf: wider.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
+        #expect(widerText.hasPrefix(SampleRuns.archive.path + "/sample/faces/astronaut.png\n1\n\(Self.astronautBox) 0 0 0 0 0 0\n"))
+
+        // RetinaFace: "# path", then per face x y w h, five lx ly flag, the confidence.
+        lines = try String(contentsOf: retina.appendingPathComponent("label.txt"), encoding: .utf8).split(separator: "\n")[...]
+        for image in images {
+            #expect(lines.popFirst() == Substring("# " + SampleRuns.archive.path + "/" + image.entry))
+            for _ in 0..<image.kept {
+                let fields = lines.popFirst()?.split(separator: " ") ?? []
+                #expect(fields.count == 20 && fields.allSatisfy { Double($0) != nil }, "\(fields)")
+                #expect(stride(from: 6, to: 19, by: 3).allSatisfy { fields[$0] == "0.0" || fields[$0] == "-1.0" })
+            }
+        }
+        #expect(lines.isEmpty)
+        let label = try String(contentsOf: retina.appendingPathComponent("label.txt"), encoding: .utf8).split(separator: "\n")
+        #expect(label[1] == "\(Self.astronautBox) 203.752 101.456 0.0 246.505 103.527 0.0 223.089 129.674 0.0 200.192 139.422 0.0 247.164 142.541 0.0 0.9395")
+    }
+
+    @Test func ptsFilesAreIBUG68OneBased() async throws {
+        let (run, dest) = try await Self.export("training-annotations", ExportOptions(format: .pts))
+        defer { try? FileManager.default.removeItem(at: dest) }
+        var count = 0
+        let walker = FileManager.default.enumerator(atPath: dest.path)
+        while let file = walker?.nextObject() as? String {
+            guard file.hasSuffix(".pts") else { continue }
+            let lines = try String(contentsOf: dest.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 73 && lines[0] == "version: 1" && lines[1] == "n_points:  68" && lines[2] == "{" && lines[71] == "}" && lines[72] == "", "\(file)")
+            #expect(lines[3..<71].allSatisfy { $0.split(separator: " ").count == 2 && $0.split(separator: " ").allSatisfy { Double($0) != nil } }, "\(file)")
+            count += 1
+        }
+        #expect(count == (try Self.expectedImages(run)).reduce(0) { $0 + $1.kept })
+        // The astronaut's 68 points: the run's ibug68 pixels + 0.5, to the thousandth.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("faces/sample.tar/sample/faces/astronaut.png.json"))) as? [String: Any]
+        let face = try #require((json?["faces"] as? [[String: Any]])?.first)
+        let ibug = try #require(((face["points"] as? [String: Any])?["ibug68"] as? [String: Any])?["px"] as? [[Double]])
+        let pts = try String(contentsOf: dest.appendingPathComponent("pts/sample.tar/sample/faces/astronaut.png_0.pts"), encoding: .utf8).split(separator: "\n")
+        #expect(ibug.count == 68)
+        for (point, line) in zip(ibug, pts[3..<71]) {
+            let xy = line.split(separator: " ").compactMap { Double($0) }
+            #expect(abs(xy[0] - (point[0] + 0.5)) < 1e-6 && abs(xy[1] - (point[1] + 0.5)) < 1e-6, "\(line) vs \(point)")
+        }
+        #expect(pts[3] == "179.485 101.233")
+    }
 }
