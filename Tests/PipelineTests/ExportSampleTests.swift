@@ -227,4 +227,54 @@ struct ExportSampleTests {
         }
         #expect(pts[3] == "179.485 101.233")
     }
+
+    // MARK: Re-reading the inputs
+
+    /// A `faces` run of one photo, from a folder and from a tar of that folder.
+    static func onePhotoRuns() async throws -> (folder: URL, archive: URL, folderRun: URL, archiveRun: URL) {
+        let root = try temporaryFolder()
+        let folder = root.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("people"), withIntermediateDirectories: true)
+        let photo = try Fixtures.bytes(Fixtures.photo("astronaut.png"))
+        try Data(photo).write(to: folder.appendingPathComponent("people/astronaut.png"))
+        let archive = root.appendingPathComponent("photos.tar")
+        let writer = try TarWriter(path: archive.path)
+        try writer.add(path: "people/astronaut.png", data: photo)
+        try writer.finish()
+        let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
+        var runs: [URL] = []
+        for input in [RunInput.folder(path: folder.path, name: "photos"), .archive(path: archive.path)] {
+            let out = root.appendingPathComponent("run-\(runs.count)")
+            _ = try await PipelineRunner.run(plan, inputs: [input], configuration: RunConfiguration(outputDirectory: out, workers: 1), toolVersion: "test")
+            runs.append(out)
+        }
+        return (folder, archive, runs[0], runs[1])
+    }
+
+    @Test func pathsNameTheOriginalsAndAChangedInputIsRefused() async throws {
+        let (folder, archive, folderRun, archiveRun) = try await Self.onePhotoRuns()
+        let root = folder.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A folder's file is <folder>/<entry>; an archive's entry <archive>/<entry>.
+        for (run, expected) in [(folderRun, folder.path + "/people/astronaut.png"), (archiveRun, archive.path + "/people/astronaut.png")] {
+            let dest = root.appendingPathComponent("wider-\(run.lastPathComponent)")
+            _ = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+            let text = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
+            #expect(text.hasPrefix(expected + "\n1\n"), "\(text)")
+        }
+        // Same pixels, another archive (a header's mtime differs): its SHA-256 no longer matches run.json.
+        let writer = try TarWriter(path: archive.path)
+        try writer.add(path: "people/astronaut.png", data: Fixtures.bytes(Fixtures.photo("astronaut.png")), modificationTime: 1)
+        try writer.finish()
+        let error = try #require(throws: ExportError.self) {
+            try Exporter.export(run: archiveRun, to: root.appendingPathComponent("changed"), options: ExportOptions(format: .coco, images: true))
+        }
+        guard case .inputChanged(let input, let reason) = error else { Issue.record("\(error)"); return }
+        #expect(input == archive.path)
+        #expect(reason.contains("SHA-256"), "\(reason)")
+        // The folder run still exports its clean image.
+        _ = try Exporter.export(run: folderRun, to: root.appendingPathComponent("clean"), options: ExportOptions(format: .coco, images: true))
+        let png = try ImageDecoder.decode(Fixtures.bytes(root.appendingPathComponent("clean/images/photos/people/astronaut.png.png")))
+        #expect(png.image == (try ImageDecoder.decode(Fixtures.bytes(Fixtures.photo("astronaut.png")))).uprightImage())
+    }
 }
