@@ -16,6 +16,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// Whether the format cannot be used without the clean upright images
     /// (Ultralytics finds labels beside `images/`; a WebDataset sample is its image).
     public var needsImages: Bool { self == .yolo || self == .webdataset }
+
+    /// Whether the format has keypoints (WIDER FACE's has boxes only).
+    public var writesKeypoints: Bool { self != .wider }
 }
 
 /// How `facepipe export` writes a format.

@@ -20,14 +20,14 @@ public struct ExportImage: Sendable {
         String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))
     }
 
-    init(_ json: FinishedRun.ImageJSON, facesJSON: String) {
+    init(_ json: FinishedRun.ImageJSON, facesJSON: String, pointGroups: Set<String>) {
         archive = json.archive
         entry = json.entry
         index = json.index
         width = json.width
         height = json.height
         self.facesJSON = facesJSON
-        faces = json.faces.filter(\.kept).compactMap { ExportFace($0, width: json.width, height: json.height) }
+        faces = json.faces.filter(\.kept).compactMap { ExportFace($0, width: json.width, height: json.height, pointGroups: pointGroups) }
     }
 }
 
@@ -37,11 +37,11 @@ public struct ExportFace: Sendable {
     public var confidence: Double
     /// `x y w h` in pixels, inside the image.
     public var box: (x: Double, y: Double, width: Double, height: Double)
-    /// Point groups by name (`mesh`, `left_iris`, `mlkit_landmarks`, `ibug68`, …), pixels.
+    /// The point groups the export asked for, by name (`mesh`, `left_iris`, `mlkit_landmarks`, `ibug68`, …), pixels.
     public var groups: [String: [(x: Double, y: Double)]]
 
     /// Nil when the box lies outside the image.
-    init?(_ face: FinishedRun.ImageJSON.Face, width: Int, height: Int) {
+    init?(_ face: FinishedRun.ImageJSON.Face, width: Int, height: Int, pointGroups: Set<String>) {
         guard face.box_px.count == 4 else { return nil }
         let x0 = max(0, face.box_px[0]), y0 = max(0, face.box_px[1])
         let x1 = min(Double(width), face.box_px[0] + face.box_px[2]), y1 = min(Double(height), face.box_px[1] + face.box_px[3])
@@ -49,6 +49,7 @@ public struct ExportFace: Sendable {
         self.face = face.face
         confidence = face.confidence
         box = (x0, y0, x1 - x0, y1 - y0)
-        groups = face.points.mapValues { group in group.px.compactMap { $0.count == 2 ? (x: $0[0], y: $0[1]) : nil } }
+        groups = face.points.filter { pointGroups.contains($0.key) }
+            .mapValues { group in group.px.compactMap { $0.count == 2 ? (x: $0[0], y: $0[1]) : nil } }
     }
 }

@@ -13,11 +13,11 @@ public enum Exporter {
     }
 
     public static func export(run directory: URL, to destination: URL, options: ExportOptions) throws(ExportError) -> Summary {
-        let run = try FinishedRun(directory: directory)
-        let images = run.images
         let set = options.effectiveKeypoints
+        let run = try FinishedRun(directory: directory, pointGroups: options.format.writesKeypoints ? set.pointGroups : [])
+        let images = run.images
         // Refuse before writing anything when the run lacks the points.
-        if options.format != .wider {
+        if options.format.writesKeypoints {
             for image in images { for face in image.faces { _ = try set.points(of: face, in: image) } }
         }
         let dest = try ExportDestination(destination)

@@ -19,7 +19,9 @@ public struct FinishedRun: Sendable {
     /// Every image the run processed (not the entries that failed), in manifest order.
     public let images: [ExportImage]
 
-    public init(directory: URL) throws(ExportError) {
+    /// - Parameter pointGroups: the point groups to keep of each face (the
+    ///   keypoint set's; the rest of the JSON's points is not held in memory).
+    public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
         self.directory = directory
         let provenance = try Self.decode(RunJSON.self, file: "run.json", in: directory)
         pipeline = provenance.pipeline.name
@@ -46,10 +48,14 @@ public struct FinishedRun: Sendable {
             if first[status] == "error" { continue }
             let name = first[facesJSON]
             guard !name.isEmpty else {
-                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none, or the run wrote outputs.tar); export needs a run that writes faces/")
+                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none); export needs a run that writes faces/")
+            }
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+                    || !FileManager.default.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path) else {
+                throw .unreadableRun(file: name, reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
             }
             let json = try Self.decode(ImageJSON.self, file: name, in: directory)
-            let image = ExportImage(json, facesJSON: name)
+            let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
             let keptRows = rows.filter { $0[status] == "ok" && !$0[face].isEmpty }.count
             guard keptRows == image.faces.count else {
                 throw .unreadableRun(file: name, reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")

@@ -42,6 +42,15 @@ public enum KeypointSet: String, Sendable, CaseIterable {
         }
     }
 
+    /// The JSON point groups this set is made of.
+    public var pointGroups: Set<String> {
+        switch self {
+        case .five: [PointGroup.Name.mesh.text, PointGroup.Name.leftIris.text, PointGroup.Name.rightIris.text]
+        case .mlkit: [PointGroup.Name.mlkitLandmarks.text]
+        case .ibug68: [PointGroup.Name.ibug68.text]
+        }
+    }
+
     /// The point groups a face needs for this set (for the error message).
     var needs: String {
         switch self {
