@@ -8,11 +8,12 @@ VENV         := .venv
 VENV_PY      := $(VENV)/bin/python
 DATA_VENV    := .venv-data
 DATA_PY      := $(DATA_VENV)/bin/python
+EXPORT_VENV  := .venv-export
 SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation fixtures clean
+.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -35,6 +36,14 @@ $(DATA_VENV)/.ready: datasets/requirements.txt
 	@scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(DATA_VENV)
 	$(DATA_PY) -m pip install --quiet -r datasets/requirements.txt
+	@touch $@
+
+## export-venv: the readers the export tests load exports with (pycocotools, webdataset), pinned
+export-venv: $(EXPORT_VENV)/.ready
+$(EXPORT_VENV)/.ready: scripts/requirements-export.txt
+	@scripts/install-system-deps.sh
+	$(PYTHON) -m venv $(EXPORT_VENV)
+	$(EXPORT_VENV)/bin/python -m pip install --quiet -r scripts/requirements-export.txt
 	@touch $@
 
 ## venv: Python tools for reference tensors, evaluation and benchmarks (never needed by tests)
@@ -65,8 +74,8 @@ install: build
 	  "$$bin" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/facepipe.fish"; \
 	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models and completions"
 
-test: setup sample
-	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 $(SWIFT) test $(SWIFT_FLAGS)
+test: setup sample export-venv
+	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \

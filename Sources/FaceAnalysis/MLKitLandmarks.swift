@@ -30,10 +30,14 @@ public struct MLKitLandmarks: Sendable, Hashable, Codable {
         mouthBottom = landmarks.point(17)
     }
 
+    /// ML Kit's names of the ten points, in ML Kit's `FaceLandmark` type order
+    /// (the order of `named` and of the `mlkit_landmarks` JSON group).
+    public static let names = ["mouthBottom", "leftCheek", "leftEar", "leftEye", "mouthLeft",
+                               "noseBase", "rightCheek", "rightEar", "rightEye", "mouthRight"]
+
     /// The ten points with ML Kit's names, in ML Kit's `FaceLandmark` type order.
     public var named: [(name: String, point: Point)] {
-        [("mouthBottom", mouthBottom), ("leftCheek", leftCheek), ("leftEar", leftEar), ("leftEye", leftEye),
-         ("mouthLeft", mouthLeft), ("noseBase", noseBase), ("rightCheek", rightCheek), ("rightEar", rightEar),
-         ("rightEye", rightEye), ("mouthRight", mouthRight)]
+        Array(zip(Self.names, [mouthBottom, leftCheek, leftEar, leftEye, mouthLeft,
+                               noseBase, rightCheek, rightEar, rightEye, mouthRight]))
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// DEST: files are written through ``OutputDirectory`` (one folder at a
+/// time, no symbolic link followed, each file renamed into place).
+struct ExportDestination {
+    let root: URL
+    private let directory: OutputDirectory
+
+    init(_ root: URL) throws(ExportError) {
+        self.root = root.standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: self.root, withIntermediateDirectories: true)
+            directory = try OutputDirectory(path: self.root.path)
+        } catch {
+            throw .cannotWrite(path: root.path, reason: "\(error)")
+        }
+    }
+
+    func write(_ bytes: [UInt8], to relativePath: String) throws(ExportError) {
+        do {
+            try bytes.withUnsafeBytes { try directory.write($0, to: relativePath) }
+        } catch {
+            throw .cannotWrite(path: root.appendingPathComponent(relativePath).path, reason: "\(error)")
+        }
+    }
+
+    func write(_ text: String, to relativePath: String) throws(ExportError) {
+        try write(Array(text.utf8), to: relativePath)
+    }
+}

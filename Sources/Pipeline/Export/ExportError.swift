@@ -1,0 +1,25 @@
+/// Why an export cannot be written. Each message names the file or the
+/// missing points, so the command can print it as is (exit 2).
+public enum ExportError: Error, Equatable, CustomStringConvertible {
+    /// RUN_DIR's manifest.csv, run.json or a per-image JSON is missing or unreadable.
+    case unreadableRun(file: String, reason: String)
+    /// The run did not compute the points the chosen keypoint set needs.
+    case missingPoints(keypoints: String, entry: String, needs: String)
+    /// An input the run read cannot be read again, or its bytes changed since.
+    case inputChanged(input: String, reason: String)
+    /// DEST cannot be written.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadableRun(let file, let reason):
+            "cannot read the run's \(file): \(reason)"
+        case .missingPoints(let keypoints, let entry, let needs):
+            "the run has no \(needs) for \(entry), which the \(keypoints) keypoints need (run a pipeline that computes them, e.g. training-annotations, or choose another --keypoints)"
+        case .inputChanged(let input, let reason):
+            "cannot re-read the run's input \(input): \(reason)"
+        case .cannotWrite(let path, let reason):
+            "cannot write \(path): \(reason)"
+        }
+    }
+}

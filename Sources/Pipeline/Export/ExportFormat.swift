@@ -1,0 +1,50 @@
+/// The formats `facepipe export` writes.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// COCO detection + keypoints JSON (`annotations.json`).
+    case coco
+    /// Ultralytics YOLO pose: `labels/…/*.txt` beside `images/…`, and `dataset.yaml`.
+    case yolo
+    /// WIDER FACE's ground-truth txt (`wider_face_bbx_gt.txt`).
+    case wider
+    /// The `label.txt` RetinaFace trainers read (WIDER FACE with 5 landmarks).
+    case retinaface
+    /// iBUG `.pts` files, one per face (68 points, 1-based).
+    case pts
+    /// WebDataset tar shards of upright images and their faces.
+    case webdataset
+
+    /// Whether the format cannot be used without the clean upright images
+    /// (Ultralytics finds labels beside `images/`; a WebDataset sample is its image).
+    public var needsImages: Bool { self == .yolo || self == .webdataset }
+
+    /// Whether the format has keypoints (WIDER FACE's has boxes only).
+    public var writesKeypoints: Bool { self != .wider }
+}
+
+/// How `facepipe export` writes a format.
+public struct ExportOptions: Sendable {
+    public var format: ExportFormat
+    /// The keypoints of `coco` and `webdataset` (`yolo` and `retinaface` use `.five`, `pts` `.ibug68`).
+    public var keypoints: KeypointSet
+    /// Write the clean upright images into `DEST/images/` and point at them;
+    /// otherwise annotations point at the original files and archive entries.
+    public var images: Bool
+    /// Samples per WebDataset shard.
+    public var shardSize: Int
+
+    public init(format: ExportFormat, keypoints: KeypointSet = .five, images: Bool = false, shardSize: Int = 1000) {
+        self.format = format
+        self.keypoints = keypoints
+        self.images = images || format.needsImages
+        self.shardSize = shardSize
+    }
+
+    /// The keypoint set this format writes (`wider` writes none).
+    var effectiveKeypoints: KeypointSet {
+        switch format {
+        case .yolo, .retinaface: .five
+        case .pts: .ibug68
+        case .coco, .webdataset, .wider: keypoints
+        }
+    }
+}

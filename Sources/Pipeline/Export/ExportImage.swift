@@ -1,0 +1,55 @@
+/// One image of a finished run with its kept faces, in upright pixels
+/// (origin top-left), as the exporters write them.
+public struct ExportImage: Sendable {
+    public var archive: String
+    public var entry: String
+    /// The entry's position in its input (the manifest's `index`).
+    public var index: Int
+    /// Upright size in pixels.
+    public var width: Int
+    public var height: Int
+    /// The per-image JSON's path relative to the run folder (`faces/<archive>/<entry>.json`).
+    public var facesJSON: String
+    /// The kept faces, in detection order.
+    public var faces: [ExportFace]
+
+    /// `<archive>/<entry path>`, the name the run gave this entry's outputs
+    /// (``SafeOutputPath``: never leaves a folder, unique in the run); the
+    /// export names its files after it.
+    public var outputName: String {
+        String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))
+    }
+
+    init(_ json: FinishedRun.ImageJSON, facesJSON: String, pointGroups: Set<String>) {
+        archive = json.archive
+        entry = json.entry
+        index = json.index
+        width = json.width
+        height = json.height
+        self.facesJSON = facesJSON
+        faces = json.faces.filter(\.kept).compactMap { ExportFace($0, width: json.width, height: json.height, pointGroups: pointGroups) }
+    }
+}
+
+/// A kept face: its box clipped to the image and its point groups.
+public struct ExportFace: Sendable {
+    public var face: Int
+    public var confidence: Double
+    /// `x y w h` in pixels, inside the image.
+    public var box: (x: Double, y: Double, width: Double, height: Double)
+    /// The point groups the export asked for, by name (`mesh`, `left_iris`, `mlkit_landmarks`, `ibug68`, …), pixels.
+    public var groups: [String: [(x: Double, y: Double)]]
+
+    /// Nil when the box lies outside the image.
+    init?(_ face: FinishedRun.ImageJSON.Face, width: Int, height: Int, pointGroups: Set<String>) {
+        guard face.box_px.count == 4 else { return nil }
+        let x0 = max(0, face.box_px[0]), y0 = max(0, face.box_px[1])
+        let x1 = min(Double(width), face.box_px[0] + face.box_px[2]), y1 = min(Double(height), face.box_px[1] + face.box_px[3])
+        guard x1 > x0, y1 > y0 else { return nil }
+        self.face = face.face
+        confidence = face.confidence
+        box = (x0, y0, x1 - x0, y1 - y0)
+        groups = face.points.filter { pointGroups.contains($0.key) }
+            .mapValues { group in group.px.compactMap { $0.count == 2 ? (x: $0[0], y: $0[1]) : nil } }
+    }
+}

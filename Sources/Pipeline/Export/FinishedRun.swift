@@ -1,0 +1,112 @@
+import Foundation
+
+/// A finished run as the export reads it: `run.json` (pipeline and inputs),
+/// `manifest.csv` (the images, in order, each with its per-image JSON) and
+/// the per-image JSON (the kept faces with every point). Nothing is
+/// detected again.
+public struct FinishedRun: Sendable {
+    /// An input as run.json records it: the manifest's name, the path as
+    /// given to `facepipe run` and the SHA-256 of its bytes.
+    public struct Input: Sendable, Decodable {
+        public var name: String
+        public var path: String?
+        public var sha256: String?
+    }
+
+    public let directory: URL
+    public let pipeline: String
+    public let inputs: [Input]
+    /// Every image the run processed (not the entries that failed), in manifest order.
+    public let images: [ExportImage]
+
+    /// - Parameter pointGroups: the point groups to keep of each face (the
+    ///   keypoint set's; the rest of the JSON's points is not held in memory).
+    public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
+        self.directory = directory
+        let provenance = try Self.decode(RunJSON.self, file: "run.json", in: directory)
+        pipeline = provenance.pipeline.name
+        inputs = provenance.inputs
+        let manifestText: String
+        do {
+            manifestText = try String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        } catch {
+            throw .unreadableRun(file: "manifest.csv", reason: error.localizedDescription)
+        }
+        let table: ManifestTable
+        do { table = try ManifestTable(csv: manifestText) } catch {
+            throw .unreadableRun(file: "manifest.csv", reason: error.description)
+        }
+        let archive = ManifestTable.column("archive"), index = ManifestTable.column("index"), status = ManifestTable.column("status")
+        let facesJSON = ManifestTable.column("faces_json"), face = ManifestTable.column("face")
+
+        // Rows of one image are consecutive: group them by (archive, index).
+        var images: [ExportImage] = []
+        var start = 0
+        while start < table.rows.count {
+            let first = table.rows[start]
+            var end = start + 1
+            while end < table.rows.count, table.rows[end][archive] == first[archive], table.rows[end][index] == first[index] { end += 1 }
+            defer { start = end }
+            let rows = table.rows[start..<end]
+            if first[status] == "error" { continue }
+            let name = first[facesJSON]
+            guard !name.isEmpty else {
+                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none); export needs a run that writes faces/")
+            }
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+                    || !FileManager.default.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path) else {
+                throw .unreadableRun(file: name, reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
+            }
+            let json = try Self.decode(ImageJSON.self, file: name, in: directory)
+            let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
+            let keptRows = rows.filter { $0[status] == "ok" && !$0[face].isEmpty }.count
+            guard keptRows == image.faces.count else {
+                throw .unreadableRun(file: name, reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")
+            }
+            images.append(image)
+        }
+        self.images = images
+    }
+
+    /// The input that the manifest calls `name`.
+    func input(named name: String) -> Input? { inputs.first { $0.name == name } }
+
+    private static func decode<T: Decodable>(_ type: T.Type, file: String, in directory: URL) throws(ExportError) -> T {
+        let data: Data
+        do {
+            data = try Data(contentsOf: directory.appendingPathComponent(file))
+        } catch {
+            throw .unreadableRun(file: file, reason: error.localizedDescription)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw .unreadableRun(file: file, reason: "\(error)")
+        }
+    }
+
+    // MARK: What the export reads of run.json and the per-image JSON
+
+    struct RunJSON: Decodable {
+        struct PipelineInfo: Decodable { var name: String }
+        var pipeline: PipelineInfo
+        var inputs: [Input]
+    }
+
+    struct ImageJSON: Decodable {
+        struct Face: Decodable {
+            struct Group: Decodable { var px: [[Double]] }
+            var face: Int
+            var kept: Bool
+            var confidence: Double
+            var box_px: [Double]
+            var points: [String: Group]
+        }
+        var archive: String
+        var entry: String
+        var index: Int
+        var width: Int
+        var height: Int
+        var faces: [Face]
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ImageCodecs
+
+/// The clean upright pictures of a run's images, read again from the run's
+/// inputs: decoded and turned by their EXIF orientation (`DecodedImage`'s
+/// `uprightImage()`, what ``Decode`` and ``Orient`` do in a run) and
+/// encoded as PNG by ``FastPNGEncoder`` (lossless, same bytes every time).
+///
+/// Each input is opened from the path run.json records (relative paths from
+/// the current folder), read once in order, and its SHA-256 compared with
+/// run.json's: an input that changed since the run is an error, and so is an
+/// image whose upright size differs from the run's.
+enum UprightImages {
+    /// Calls `body` with each of `images` (manifest order) and its PNG bytes.
+    static func forEach(of run: FinishedRun, _ images: [ExportImage],
+                        _ body: (ExportImage, [UInt8]) throws(ExportError) -> Void) throws(ExportError) {
+        var remaining = images[...]
+        let decoder = ImageDecoder()
+        for input in run.inputs {
+            let wanted = remaining.prefix { $0.archive == input.name }
+            remaining = remaining.dropFirst(wanted.count)
+            guard !wanted.isEmpty else { continue }
+            guard let path = input.path, path != "-" else {
+                throw .inputChanged(input: input.name, reason: "the run read it from standard input, which cannot be read again")
+            }
+            guard let expected = input.sha256 else {
+                throw .inputChanged(input: path, reason: "run.json has no SHA-256 for it (the run stopped before reading all of it)")
+            }
+            var byIndex: [Int: ExportImage] = [:]
+            for image in wanted { byIndex[image.index] = image }
+            var source: any EntrySource
+            do {
+                source = try RunInput.fromArgument(path).open()
+            } catch {
+                throw .inputChanged(input: path, reason: "\(error)")
+            }
+            do {
+                while let item = try source.next() {
+                    guard case .entry(let entry) = item, let image = byIndex[entry.index] else { continue }
+                    let decoded = try decoder.decode(entry.data, options: DecodeOptions(maxPixels: 1_000_000_000))
+                    guard decoded.uprightWidth == image.width, decoded.uprightHeight == image.height else {
+                        throw ExportError.inputChanged(input: path, reason: "\(entry.name) is \(decoded.uprightWidth)×\(decoded.uprightHeight), the run saw \(image.width)×\(image.height)")
+                    }
+                    try body(image, try FastPNGEncoder.encode(decoded.uprightImage()))
+                    byIndex[entry.index] = nil
+                }
+                let digest = try source.digest()
+                guard digest?.sha256 == expected else {
+                    throw ExportError.inputChanged(input: path, reason: "its SHA-256 is \(digest?.sha256 ?? "unknown"), the run read \(expected)")
+                }
+            } catch let error as ExportError {
+                throw error
+            } catch {
+                throw .inputChanged(input: path, reason: "\(error)")
+            }
+            if let missing = byIndex.values.min(by: { $0.index < $1.index }) {
+                throw .inputChanged(input: path, reason: "entry \(missing.index) (\(missing.entry)) is gone")
+            }
+        }
+        if let orphan = remaining.first {
+            throw .inputChanged(input: orphan.archive, reason: "run.json lists no input of that name in manifest order")
+        }
+    }
+
+    /// Whether the file at `path` starts like a JPEG or PNG.
+    static func isImageFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+        return ImageFormat(sniffing: head[...]) != nil
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import _TestSupport
+
+/// The Python readers of exports (`pycocotools`, `webdataset`), from the
+/// pinned `.venv-export` that `make export-venv` creates, run through
+/// `scripts/check-export.py`. Tests that need them run when the venv exists
+/// and always under `make test` (`FACEPIPE_REQUIRE_EXPORT_READERS=1`), where
+/// a missing venv fails them instead of skipping them.
+enum ExportReaders {
+    static let python = Fixtures.repositoryRoot.appendingPathComponent(".venv-export/bin/python")
+    static let script = Fixtures.repositoryRoot.appendingPathComponent("scripts/check-export.py")
+
+    static let available: Bool = ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_EXPORT_READERS"] == "1"
+        || FileManager.default.isExecutableFile(atPath: python.path)
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs `check-export.py ARGUMENTS` and returns the JSON object it prints.
+    static func check(_ arguments: [String]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [script.path] + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "check-export.py \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: complaint, as: UTF8.self))")
+        }
+        guard let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any] else {
+            throw Failure(description: "check-export.py printed no JSON object: \(String(decoding: printed, as: UTF8.self))")
+        }
+        return object
+    }
+}

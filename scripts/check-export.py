@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Reads facepipe exports with their users' own loaders and prints what they saw as one JSON line.
+
+  check-export.py coco ANNOTATIONS_JSON
+      pycocotools loads the file; COCOeval of the annotations (as detections,
+      scored by their `score`) against themselves, for bbox and keypoints.
+      Prints images, annotations, keypoint names and both APs.
+  check-export.py webdataset SHARD...
+      The webdataset package iterates the shards in order; prints the sample
+      keys, which files each sample has and the faces in its json.
+
+The Swift tests (ExportTests) run this with .venv-export's Python and compare
+the line with what they expect; this script asserts nothing itself.
+"""
+import contextlib
+import io
+import json
+import sys
+
+import numpy as np
+
+
+def average_precision(evaluation):
+    # precision[T, R, K, A, M]: IoU/OKS thresholds, recall steps, category, area "all", the last maxDets.
+    precision = evaluation.eval["precision"][:, :, 0, 0, -1]
+    valid = precision[precision > -1]
+    return float(np.mean(valid)) if valid.size else -1.0
+
+
+def coco(path):
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        truth = COCO(path)
+    annotations = truth.loadAnns(truth.getAnnIds())
+    category = truth.loadCats(truth.getCatIds())[0]
+    detections = [dict(a) for a in annotations]
+    result = {"images": len(truth.getImgIds()), "annotations": len(annotations),
+              "keypoint_names": category["keypoints"], "skeleton_links": len(category["skeleton"])}
+    if not detections:
+        print(json.dumps(result))
+        return
+    with contextlib.redirect_stdout(io.StringIO()):
+        found = truth.loadRes(detections)
+        for iou_type in ("bbox", "keypoints"):
+            evaluation = COCOeval(truth, found, iou_type)
+            evaluation.params.maxDets = [1000]
+            if iou_type == "keypoints":
+                evaluation.params.kpt_oks_sigmas = np.full(len(category["keypoints"]), 0.025)
+            evaluation.evaluate()
+            evaluation.accumulate()
+            result["ap_" + iou_type] = round(average_precision(evaluation), 6)
+    print(json.dumps(result))
+
+
+def webdataset(shards):
+    import webdataset as wds
+
+    samples = []
+    for sample in wds.WebDataset(shards, shardshuffle=False):
+        faces = json.loads(sample["json"]) if "json" in sample else None
+        samples.append({"key": sample["__key__"],
+                        "files": sorted(k for k in sample if not k.startswith("__")),
+                        "png_bytes": len(sample.get("png", b"")),
+                        "entry": faces["entry"] if faces else None,
+                        "faces": len(faces["faces"]) if faces else None})
+    print(json.dumps({"samples": samples}))
+
+
+if __name__ == "__main__":
+    kind, arguments = sys.argv[1], sys.argv[2:]
+    {"coco": lambda: coco(arguments[0]), "webdataset": lambda: webdataset(arguments)}[kind]()
