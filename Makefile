@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation fixtures clean
+.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation test-cluster fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -95,6 +95,10 @@ bench-pipeline: build venv
 
 eval: build venv
 	@benchmarks/eval.sh
+
+## test-cluster: a real single-node Slurm and a simulated Kubernetes Indexed Job, merged and compared with one run (root)
+test-cluster: build sample
+	@scripts/test-cluster.sh "$$($(MAKE) -s bin-path)"
 
 ## eval-rotation: rotated faces found, and matched under two box conventions, facepipe beside YuNet
 eval-rotation: build venv

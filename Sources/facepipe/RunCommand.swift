@@ -57,8 +57,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
     var outputTar = false
 
-    @Option(name: .long, help: ArgumentHelp("Process only archives j with j mod N = I (0-based), e.g. 0/4.", valueName: "I/N"))
+    @Option(name: .long, help: ArgumentHelp("Run one task's share of a run split over cluster tasks, into DIR/shards/I-of-N/ (then `facepipe merge DIR`): I/N (0-based), or auto to read the task index from Slurm job arrays, Kubernetes Indexed Jobs or AWS Batch array jobs. Inputs are sorted by path and split into N contiguous blocks balanced by size; a rerun of the same task resumes its shard.", valueName: "I/N|auto"))
     var shard: String?
+
+    @Option(name: .long, help: ArgumentHelp("The number of tasks for --shard auto when the scheduler does not say (a Kubernetes Indexed Job's completions; also FACEPIPE_SHARD_COUNT).", valueName: "N"))
+    var shardCount: Int?
 
     @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
@@ -88,7 +91,17 @@ struct RunCommand: AsyncParsableCommand {
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
         guard !(resume && overwrite) else { throw ValidationError("--resume and --overwrite cannot be combined") }
-        if let shard { _ = try Self.parseShard(shard) }
+        if let shard, shard != "auto" {
+            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+        }
+        guard shardCount == nil || shard == "auto" else { throw ValidationError("--shard-count goes with --shard auto") }
+    }
+
+    /// The shard this task runs, if any.
+    func shardSpec() throws(ShardError) -> Shard? {
+        guard let shard else { return nil }
+        if shard == "auto" { return try Shard.fromScheduler(environment: ProcessInfo.processInfo.environment, count: shardCount) }
+        return try Shard(parsing: shard)
     }
 
     /// The stage options the short flags and `--set` ask for, in the order they apply.
@@ -99,14 +112,6 @@ struct RunCommand: AsyncParsableCommand {
         if let mode { overrides.append(.detectorMode(mode)) }
         for setting in settings { overrides.append(try StageOverride(parsing: setting)) }
         return overrides
-    }
-
-    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(i) else {
-            throw ValidationError("--shard must be I/N with 0 ≤ I < N, got \(text)")
-        }
-        return (i, n)
     }
 
     func run() async throws {
@@ -123,15 +128,13 @@ struct RunCommand: AsyncParsableCommand {
             throw UsageFailure(message: error.description)
         }
         plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
-        var arguments = inputs
-        if let shard {
-            let (index, count) = try Self.parseShard(shard)
-            arguments = arguments.enumerated().filter { $0.offset % count == index }.map(\.element)
-        }
+        let shard: Shard?
+        do { shard = try shardSpec() } catch { throw UsageFailure(message: error.description) }
         // Every input is checked before the run creates DIR.
         let runInputs: [RunInput]
         do {
-            runInputs = try arguments.map { argument throws(RunInputError) in try RunInput.fromArgument(argument) }
+            runInputs = try (shard == nil ? inputs : []).map { argument throws(RunInputError) in try RunInput.fromArgument(argument) }
+            if shard != nil { for argument in inputs { _ = try RunInput.fromArgument(argument) } }
         } catch {
             throw UsageFailure(message: error.description)
         }
@@ -141,16 +144,29 @@ struct RunCommand: AsyncParsableCommand {
                                              outputTar: outputTar, overwrite: overwrite)
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
+        let hooks = RunHooks(shouldStop: { interrupt.requested }, progress: { progress.update($0) }, notice: { progress.notice($0) })
         let summary: RunSummary
         do {
-            summary = try await PipelineRunner.run(plan, inputs: runInputs, configuration: configuration,
-                                                   toolVersion: FacepipeVersion.string,
-                                                   hooks: RunHooks(shouldStop: { interrupt.requested },
-                                                                   progress: { progress.update($0) },
-                                                                   notice: { progress.notice($0) }))
+            if let shard {
+                switch try await ShardedRun.run(plan, arguments: inputs, shard: shard, out: URL(fileURLWithPath: out),
+                                                configuration: configuration, toolVersion: FacepipeVersion.string, hooks: hooks) {
+                case .alreadyComplete:
+                    progress.finish()
+                    StandardError.write("facepipe: \(shard) is already complete in \(ShardedRun.folder(shard, in: URL(fileURLWithPath: out)).path)\n")
+                    return
+                case .finished(let result, let assigned):
+                    summary = result
+                    StandardError.write("facepipe: \(shard): \(assigned.count) of \(inputs.count) inputs\n")
+                case .interrupted(let result):
+                    summary = result
+                }
+            } else {
+                summary = try await PipelineRunner.run(plan, inputs: runInputs, configuration: configuration,
+                                                       toolVersion: FacepipeVersion.string, hooks: hooks)
+            }
         } catch {
             progress.finish()
-            throw UsageFailure(message: error.description)
+            throw UsageFailure(message: "\(error)")
         }
         progress.finish()
         if let writeFailure = summary.writeFailure {
@@ -159,9 +175,10 @@ struct RunCommand: AsyncParsableCommand {
         StandardError.write("facepipe: \(pipeline.name): \(summary.line)\n")
         // The problems grouped by reason, as report.html shows them.
         do {
-            let report = try RunReport.read(directory: URL(fileURLWithPath: out)).report
+            let folder = shard.map { ShardedRun.folder($0, in: URL(fileURLWithPath: out)).path } ?? out
+            let report = try RunReport.read(directory: URL(fileURLWithPath: folder)).report
             let lines = report.groupLines(withRejections: !quiet)
-            StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((out as NSString).appendingPathComponent(RunReport.fileName))\n")
+            StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((folder as NSString).appendingPathComponent(RunReport.fileName))\n")
         } catch {
             StandardError.write("facepipe: \(error)\n")
         }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A task's share of a run split over cluster tasks: its block of the sorted
+/// inputs (``ShardAssignment``) into `OUT/shards/<i>-of-<n>/`, resumed when
+/// the task runs again (a requeued Slurm task, a replaced Kubernetes pod),
+/// and `_SUCCESS` (``ShardCompletion``) written last. `facepipe merge OUT`
+/// then makes OUT what one run over the sorted inputs writes.
+public enum ShardedRun {
+    /// What happened to the shard.
+    public enum Outcome: Sendable {
+        /// The shard ran (or resumed) to its end; `_SUCCESS` is written.
+        case finished(RunSummary, inputs: [String])
+        /// `_SUCCESS` was already there for this pipeline and input list: nothing to do.
+        case alreadyComplete
+        /// Stopped by a signal: no `_SUCCESS`; running the task again resumes it.
+        case interrupted(RunSummary)
+    }
+
+    /// The shard's folder under `out`.
+    public static func folder(_ shard: Shard, in out: URL) -> URL {
+        out.appendingPathComponent("shards").appendingPathComponent(shard.folderName)
+    }
+
+    /// The assignment every task of a run over `arguments` computes.
+    public static func assignment(_ arguments: [String], count: Int) throws(ShardError) -> ShardAssignment {
+        var sizes: [Int64] = []
+        for argument in arguments {
+            guard argument != "-", let size = ShardAssignment.size(ofInput: argument) else {
+                throw .invalid("\(argument): a sharded run needs files or folders every task can read (a stream cannot be split across tasks)")
+            }
+            sizes.append(size)
+        }
+        return ShardAssignment(paths: arguments, sizes: sizes, count: count)
+    }
+
+    /// Runs `shard`'s block of `arguments` into `folder(shard, in: out)`.
+    /// `configuration.outputDirectory` is replaced by the shard's folder;
+    /// `resume` is implied (a rerun continues the shard, never duplicates rows)
+    /// unless the configuration writes an output tar or overwrites.
+    public static func run(_ plan: CompiledPipeline, arguments: [String], shard: Shard, out: URL,
+                           configuration: RunConfiguration, toolVersion: String,
+                           hooks: RunHooks = RunHooks()) async throws -> Outcome {
+        let assignment = try assignment(arguments, count: shard.count)
+        let folder = folder(shard, in: out)
+        let models = plan.faceModels.models.map { "\($0.fileName) \($0.sha256)" }
+        if let done = try ShardCompletion.read(from: folder), done.pipelineFingerprint == plan.fingerprint,
+           done.inputs == assignment.paths, done.models == models, done.shard == shard.index, done.shardCount == shard.count {
+            return .alreadyComplete
+        }
+        let mine = assignment.paths(of: shard.index)
+        let inputs = try mine.map { argument throws(RunInputError) in try RunInput.fromArgument(argument) }
+        var configuration = configuration
+        configuration.outputDirectory = folder
+        if !configuration.outputTar && !configuration.overwrite { configuration.resume = true }
+        let summary = try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration,
+                                                   toolVersion: toolVersion, hooks: hooks)
+        if summary.interrupted { return .interrupted(summary) }
+        let manifest = try Data(contentsOf: folder.appendingPathComponent("manifest.csv"))
+        let completion = ShardCompletion(
+            shard: shard.index, shardCount: shard.count, pipeline: plan.name, pipelineFingerprint: plan.fingerprint,
+            resultsVersion: CompiledPipeline.resultsVersion, models: models,
+            inputs: assignment.paths, inputSizes: assignment.sizes, assigned: Array(assignment.blocks[shard.index]),
+            manifestBytes: manifest.count, manifestSHA256: sha256Hex(manifest), commandLine: CommandLine.arguments)
+        try completion.write(into: folder)
+        return .finished(summary, inputs: mine)
+    }
+}
