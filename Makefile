@@ -12,7 +12,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval fixtures clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -86,6 +86,9 @@ bench-pipeline: build venv
 
 eval: build venv
 	@benchmarks/eval.sh
+
+bench-redaction: build venv
+	@benchmarks/redaction.sh
 
 ## fixtures: regenerate committed test fixtures (needs the venv; CI never does this)
 fixtures: venv models sources

@@ -11,7 +11,7 @@ import Foundation
 /// facepipe writes there, ``facepipeNames``, and nothing else, first).
 package enum OutputFolderRule {
     /// Everything facepipe writes at the top of an output folder.
-    package static let facepipeNames = ["manifest.csv", "run.json", "images", "faces", "outputs.tar", ".cache"]
+    package static let facepipeNames = ["manifest.csv", "run.json", "images", "faces", "crops", "outputs.tar", ".cache"]
 
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading
