@@ -21,8 +21,8 @@ struct RedactAndCropsTests {
     }
 
     /// `a.jpg` (EXIF orientation 6 and a GPS-like maker string in its APP1), `b.png`, `c.JPEG`.
-    static func archive(in folder: URL) throws -> String {
-        let path = folder.appendingPathComponent("shard.tar").path
+    static func archive(in folder: URL, name: String = "shard.tar") throws -> String {
+        let path = folder.appendingPathComponent(name).path
         let writer = try TarWriter(path: path)
         func jpeg(_ image: RGBImage) throws -> [UInt8] {
             try TurboJPEGCompressor().compress(image.pixels, width: image.width, height: image.height, input: .rgb, quality: 95)
@@ -97,6 +97,20 @@ struct RedactAndCropsTests {
         let region = try #require(face["redaction_px"] as? [Double])
         let box = try #require(face["box_px"] as? [Double])
         #expect(region.count == 4 && region[0] < box[0] && region[2] > box[2] * 1.4, "the box grown by the margin")
+    }
+
+    @Test func eachArchiveKeepsItsEntryNames() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let plan = try Pipelines.anonymize.compile(modelsDirectory: Fixtures.model(""))
+        let inputs: [RunInput] = [.archive(path: try Self.archive(in: folder)),
+                                  .archive(path: try Self.archive(in: folder, name: "shard-2.tar"))]
+        _ = try await PipelineRunner.run(plan, inputs: inputs,
+                                         configuration: Self.configuration(out, workers: 2, counter: CallCounter()), toolVersion: "test")
+        let images = try outputFiles(out).keys.filter { $0.hasPrefix("images/") }.sorted()
+        #expect(images == ["images/shard-2.tar/a.jpg", "images/shard-2.tar/b.png.jpg", "images/shard-2.tar/c.JPEG",
+                           "images/shard.tar/a.jpg", "images/shard.tar/b.png.jpg", "images/shard.tar/c.JPEG"])
     }
 
     @Test func anonymizeRedactsAgainWithoutDetecting() async throws {

@@ -8,6 +8,7 @@ orientation). One JSON line per image: {"file", "regions": [{"shape":
 
 Usage: deface_regions.py FILE...
 """
+import contextlib
 import json
 import sys
 
@@ -20,7 +21,8 @@ from upright import open_upright  # noqa: E402
 
 
 def main() -> int:
-    centerface = CenterFace(in_shape=None, backend="auto")
+    with contextlib.redirect_stdout(sys.stderr):  # it prints the execution provider
+        centerface = CenterFace(in_shape=None, backend="auto")
     for path in sys.argv[1:]:
         image, error = open_upright(path)
         if error:

@@ -75,7 +75,7 @@ final class OrderedWriter: EntryWriter {
             var outputs: [String] = []
             var imagePath = "", jsonPath = ""
             if let image = rendered.image {
-                imagePath = "images/\(folder)/\(imageName(path, rendered.imageExtension))"
+                imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(imagePath)
             }
@@ -120,11 +120,11 @@ final class OrderedWriter: EntryWriter {
         try append(rows)
     }
 
-    /// The image file's name: a JPEG of an entry already named `.jpg` or
-    /// `.jpeg` keeps the entry's name (so redacted images can replace the
-    /// originals), unless an earlier entry of the run took that name;
-    /// otherwise the extension is appended (`a.png.png`), again while the
-    /// name is taken.
+    /// The image file's path for the entry's output `path`: a JPEG of an
+    /// entry already named `.jpg` or `.jpeg` keeps the entry's name (so
+    /// redacted images can replace the originals), unless an earlier entry
+    /// of the run took that path; otherwise the extension is appended
+    /// (`a.png.png`), again while the path is taken.
     private func imageName(_ path: String, _ fileExtension: String) -> String {
         let lowered = path.lowercased()
         if fileExtension == "jpg", lowered.hasSuffix(".jpg") || lowered.hasSuffix(".jpeg"),
