@@ -9,7 +9,7 @@ extension Pipelines {
         Orient()
         DetectFaces(.accurate, minFaceSize: .pixels(20))
         FilterConfidence(atLeast: 0.7)
-        Filter("width-at-least-40px", reason: "narrower than 40 px") { face, _ in face.box.width >= 40 }
+        FilterWidth(atLeast: 40)
         ForEachFace {
             Landmarks(iris: true)
         }

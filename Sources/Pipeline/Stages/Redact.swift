@@ -30,9 +30,8 @@ public struct Redact: Stage {
     }
 
     public static var optionTable: [StageOption<Self>] {
-        [StageOption("style", \.style), StageOption("margin", \.margin, decimals: 3),
-         StageOption("feather", \.feather, decimals: 3), StageOption("sigma", \.sigma, decimals: 3),
-         StageOption("cells", \.cells)]
+        [StageOption("style", \.style), StageOption("margin", \.margin), StageOption("feather", \.feather),
+         StageOption("sigma", \.sigma), StageOption("cells", \.cells)]
     }
 
     public var definition: StageDefinition { StageDefinition("redact", optionsOf: self) }
