@@ -18,6 +18,7 @@
 # when missing), EVAL_SEED (default 2024; a different seed rebuilds the set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/venv.sh
 
 EVAL_DIR="${EVAL_DIR:-datasets/build/eval}"
 SEED="${EVAL_SEED:-2024}"
@@ -37,11 +38,7 @@ if [ ! -f "$EVAL_DIR/labels.json" ] || [ "$(cat "$EVAL_DIR/.stamp" 2>/dev/null)"
     echo "$STAMP" > "$EVAL_DIR/.stamp"
 fi
 
-if [ ! -x "$MP_VENV/bin/python" ]; then
-    python3 -m venv "$MP_VENV"
-    "$MP_VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$MP_VENV/bin/python" -m pip install --quiet -r scripts/requirements-mediapipe.txt
-fi
+ensure_venv "$MP_VENV" scripts/requirements-mediapipe.txt
 
 mapfile -t FILES < <(find "$EVAL_DIR" -maxdepth 1 -type f \( -name '*.jpg' -o -name '*.png' \) | LC_ALL=C sort)
 WORK="$(mktemp -d)"

@@ -12,6 +12,7 @@
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/venv.sh
 scripts/install-system-deps.sh time   # GNU time for peak RSS
 
 WORKERS="${WORKERS:-2}"
@@ -34,11 +35,7 @@ fi
 
 [ -x "$REF_PY" ] || make -s venv
 "$REF_PY" -c "import yuface" 2>/dev/null || "$REF_PY" -m pip install --quiet -r scripts/requirements-reference.txt
-if [ ! -x "$VENV/bin/python" ]; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -r scripts/requirements-mediapipe.txt
-fi
+ensure_venv "$VENV" scripts/requirements-mediapipe.txt
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -18,6 +18,7 @@
 # (default datasets/build/eval; built as make eval builds it when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/venv.sh
 
 EVAL_DIR="${EVAL_DIR:-datasets/build/eval}"
 BENCH=datasets/build/bench.tar
@@ -32,11 +33,7 @@ if [ ! -f "$EVAL_DIR/labels.json" ]; then
     [ -x .venv/bin/python ] || { echo "bench-redaction: .venv missing; run 'make venv' first" >&2; exit 2; }
     .venv/bin/python datasets/build-eval.py --out "$EVAL_DIR" --seed "${EVAL_SEED:-2024}"
 fi
-if [ ! -x "$DEFACE_VENV/bin/deface" ]; then
-    python3 -m venv "$DEFACE_VENV"
-    "$DEFACE_VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$DEFACE_VENV/bin/python" -m pip install --quiet -r benchmarks/requirements-deface.txt
-fi
+ensure_venv "$DEFACE_VENV" benchmarks/requirements-deface.txt
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
