@@ -135,6 +135,13 @@ import Testing
         #expect(merged.keys.sorted() == expected.keys.sorted())
         for (path, data) in expected { #expect(merged[path] == data, "\(path) differs") }
         #expect(summary.rows == (try manifestRows(single)).count)
+        // The merged folder reads as one run: its run.json names every input, in order, and exports match.
+        let runJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+        #expect((runJSON?["inputs"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == inputs.sorted())
+        let singleExport = folder.appendingPathComponent("single-wider"), mergedExport = folder.appendingPathComponent("merged-wider")
+        _ = try Exporter.export(run: single, to: singleExport, options: ExportOptions(format: .wider))
+        _ = try Exporter.export(run: out, to: mergedExport, options: ExportOptions(format: .wider))
+        #expect(try outputFiles(mergedExport) == outputFiles(singleExport))
         // Merging again gives the same outputs.
         _ = try ShardMerge.merge(into: out)
         #expect(try outputFiles(out).filter { !$0.key.hasPrefix("shards/") } == merged)

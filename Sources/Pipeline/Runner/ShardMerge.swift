@@ -4,8 +4,8 @@ import Foundation
 /// complete and ran the same pipeline, models and inputs, then gives OUT the
 /// layout of one run over the sorted inputs — images and JSON hard-linked
 /// (copied across file systems) from the shards, one `manifest.csv` (the
-/// shards' rows in shard order, which is input order), one `run.json` holding
-/// every shard's provenance. The shards stay as they were, so a merge can be
+/// shards' rows in shard order, which is input order), one `run.json` (a
+/// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
 public enum ShardMerge {
     public struct Summary: Sendable {
@@ -102,12 +102,19 @@ public enum ShardMerge {
                 summaries.append(try JSONDecoder().decode(Provenance.self, from: Data(contentsOf: url)).summary)
             }
             let summary = try JSONSerialization.jsonObject(with: JSONEncoder().encode(combinedSummary(summaries)))
-            let merged: [String: Any] = [
-                "tool": "facepipe", "merged": true, "pipeline": reference.pipeline,
-                "pipelineFingerprint": reference.pipelineFingerprint, "resultsVersion": reference.resultsVersion,
-                "models": reference.models, "inputs": reference.inputs, "shardCount": count,
-                "rows": rows, "summary": summary, "shards": provenances,
-            ]
+            // A single run's run.json (so the report, `export` and the next
+            // run read it as one): shard 0's, with every shard's inputs in
+            // order, the summaries combined, this command line, the earliest
+            // start and latest finish, and each shard's own run.json under `shards`.
+            let shardRuns = provenances.compactMap { $0 as? [String: Any] }
+            var merged = shardRuns.first ?? [:]
+            merged["inputs"] = shardRuns.flatMap { ($0["inputs"] as? [Any]) ?? [] }
+            merged["summary"] = summary
+            merged["commandLine"] = CommandLine.arguments
+            if let first = shardRuns.compactMap({ $0["started"] as? String }).min() { merged["started"] = first }
+            if let last = shardRuns.compactMap({ $0["finished"] as? String }).max() { merged["finished"] = last }
+            merged["merged"] = ["shardCount": count, "inputPaths": reference.inputs, "rows": rows] as [String: Any]
+            merged["shards"] = provenances
             var data = try JSONSerialization.data(withJSONObject: merged, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             data.append(0x0A)
             try AtomicFile.write(data, to: root.appendingPathComponent("run.json"))
