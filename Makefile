@@ -12,7 +12,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures clean
+.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures fuzz fuzz-build fuzz-seeds clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -67,6 +67,7 @@ install: build
 
 test: setup sample
 	FACEPIPE_REQUIRE_MODELS=1 $(SWIFT) test $(SWIFT_FLAGS)
+	@$(MAKE) -s fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
@@ -86,6 +87,36 @@ bench-pipeline: build venv
 
 eval: build venv
 	@benchmarks/eval.sh
+
+## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
+## records), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
+## and leaves its input in .build/fuzz/findings/<target>/.
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_TARGETS       := tar image exif tflite stage-cache
+FUZZ_BUILD         := .build/fuzz
+# The toolchain's libFuzzer without its main (SwiftPM names an executable's entry point itself).
+FUZZ_RUNTIME        = $(shell "$$(dirname "$$(command -v $(SWIFT))")/clang" --print-file-name=libclang_rt.fuzzer_no_main-x86_64.a)
+
+fuzz-build:
+	@test -f "$(FUZZ_RUNTIME)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) not found in the Swift toolchain" >&2; exit 2; }
+	@for t in $(FUZZ_TARGETS); do \
+	  FACEPIPE_FUZZ="$(FUZZ_RUNTIME)" $(SWIFT) build --build-path $(FUZZ_BUILD) --product fuzz-$$t 2>&1 \
+	    | grep -v "Cannot export local symbol" | grep -E "error|warning: unre|Compiling fuzz|Build of" ; \
+	  test -x $(FUZZ_BUILD)/debug/fuzz-$$t || exit 1; done
+
+fuzz-seeds: build sample
+	@$(PYTHON) Fuzz/make-corpus.py $(FUZZ_BUILD)/seeds --facepipe "$$($(MAKE) -s bin-path)"
+
+fuzz: fuzz-build fuzz-seeds
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/findings/$$t $(FUZZ_BUILD)/logs; log=$(FUZZ_BUILD)/logs/$$t.log; \
+	  $(FUZZ_BUILD)/debug/fuzz-$$t $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/findings/$$t/ > $$log 2>&1 \
+	    || { tail -n 40 $$log; echo "fuzz-$$t: FAILED (input in $(FUZZ_BUILD)/findings/$$t/, log $$log)"; exit 1; }; \
+	  echo "fuzz-$$t: $$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[0-9a-zA-Z]*' $$log | tail -n 1)," \
+	    "$$(grep -o 'number_of_executed_units: [0-9]*' $$log | cut -d' ' -f2) runs in $(FUZZ_SECONDS) s, no crash"; \
+	done
 
 ## fixtures: regenerate committed test fixtures (needs the venv; CI never does this)
 fixtures: venv models sources

@@ -14,7 +14,8 @@ final class OutputDirectory: @unchecked Sendable {
     // @unchecked: the descriptor is immutable after init; the calls made on
     // it (openat, mkdirat, renameat) are thread-safe.
     let path: String
-    private let descriptor: Int32
+    /// Read by `OutputDirectory+Records.swift` (cache and completion records).
+    let descriptor: Int32
 
     struct Failure: Error, CustomStringConvertible {
         let path: String
@@ -69,7 +70,7 @@ final class OutputDirectory: @unchecked Sendable {
 
     /// Opens (creating when missing) each folder of `components` below the
     /// root without following links; returns the last one's descriptor.
-    private func openFolder(_ components: [String], relativePath: String) throws -> Int32 {
+    func openFolder(_ components: [String], relativePath: String) throws -> Int32 {
         var current = descriptor
         for component in components {
             var next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -25,10 +25,12 @@ public enum PipelineRunner {
         try OutputFolderRule.apply(to: layout, plan: plan, inputs: inputs,
                                    overwrite: configuration.overwrite, resume: configuration.resume)
         let started = Date()
-        let completions = CompletionStore(directory: layout.completions)
-        if !configuration.resume { completions.removeAll() }
+        let completions: CompletionStore, cache: StageCache
         let writer: OrderedWriter
         do {
+            let root = try OutputDirectory(path: layout.root.path)
+            completions = try CompletionStore(root: root, keep: configuration.resume)
+            cache = try StageCache(root: root)
             let sink: any OutputSink = configuration.outputTar
                 ? try TarSink(path: layout.outputTar.path) : try FolderSink(root: layout.root)
             writer = try OrderedWriter(sink: sink, manifestURL: layout.manifest,
@@ -39,7 +41,7 @@ public enum PipelineRunner {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
         let scheduled = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
-                                       cache: StageCache(directory: layout.stageCache),
+                                       cache: cache,
                                        configuration: configuration, hooks: hooks)
         if let writeFailure = scheduled.writeFailure {
             throw .outputUnusable(path: layout.root.path, reason: writeFailure)
@@ -49,7 +51,9 @@ public enum PipelineRunner {
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot flush outputs: \(error)")
         }
-        let summary = writer.summary
+        var summary = writer.summary
+        summary.damagedRecords = cache.damaged + completions.damaged
+        summary.redoneEntries = completions.outputsChanged
         let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
                                        configuration: configuration, summary: summary,
                                        started: started, finished: Date())
@@ -165,7 +169,8 @@ public enum PipelineRunner {
                     // otherwise on the worker, beside the other workers.
                     let knownHash = configuration.resume ? sha256Hex(entry.data) : nil
                     if let knownHash,
-                       let done = writer.reusableCompletion(archive: archiveNumber, index: entry.index, contentHash: knownHash) {
+                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: entry.name,
+                                                            index: entry.index, contentHash: knownHash) {
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
                                                 entryName: entry.name, rawName: entry.rawName, index: entry.index,
                                                 outcome: .resumed(done)) }

@@ -10,6 +10,12 @@ public struct RunSummary: Sendable, Codable {
     public var resumedEntries = 0
     /// Stage results served from the cache.
     public var cacheHits = 0
+    /// Stage cache files and completion records that failed their checksum
+    /// or checks, or stood for other inputs: recomputed, never used.
+    public var damagedRecords = 0
+    /// Entries `--resume` redid because an output their record names was
+    /// missing or changed.
+    public var redoneEntries = 0
     public var megapixels = 0.0
     /// Non-regular entries (directories, links…), listed.
     public var skipped: [SkippedRecord] = []
@@ -39,6 +45,8 @@ public struct RunSummary: Sendable, Codable {
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
+        if damagedRecords > 0 { parts.append("\(damagedRecords) cache records damaged, recomputed") }
+        if redoneEntries > 0 { parts.append("\(redoneEntries) entries redone (outputs missing or changed)") }
         if interrupted { parts.append("INTERRUPTED: rerun with --resume to finish") }
         return parts.joined(separator: ", ")
     }
