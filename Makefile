@@ -100,10 +100,10 @@ FUZZ_RUNTIME        = $(shell "$$(dirname "$$(command -v $(SWIFT))")/clang" --pr
 
 fuzz-build:
 	@test -f "$(FUZZ_RUNTIME)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) not found in the Swift toolchain" >&2; exit 2; }
-	@for t in $(FUZZ_TARGETS); do \
-	  FACEPIPE_FUZZ="$(FUZZ_RUNTIME)" $(SWIFT) build --build-path $(FUZZ_BUILD) --product fuzz-$$t 2>&1 \
-	    | grep -v "Cannot export local symbol" | grep -E "error|warning: unre|Compiling fuzz|Build of" ; \
-	  test -x $(FUZZ_BUILD)/debug/fuzz-$$t || exit 1; done
+	@mkdir -p $(FUZZ_BUILD)/logs; for t in $(FUZZ_TARGETS); do log=$(FUZZ_BUILD)/logs/build-$$t.log; \
+	  FACEPIPE_FUZZ="$(FUZZ_RUNTIME)" $(SWIFT) build --build-path $(FUZZ_BUILD) --product fuzz-$$t > $$log 2>&1 \
+	    || { grep -v "Cannot export local symbol" $$log | tail -n 30; echo "fuzz-$$t: build FAILED ($$log)"; exit 1; }; \
+	done
 
 fuzz-seeds: build sample
 	@$(PYTHON) Fuzz/make-corpus.py $(FUZZ_BUILD)/seeds --facepipe "$$($(MAKE) -s bin-path)"

@@ -45,8 +45,12 @@ public struct RunSummary: Sendable, Codable {
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
-        if damagedRecords > 0 { parts.append("\(damagedRecords) cache records damaged, recomputed") }
-        if redoneEntries > 0 { parts.append("\(redoneEntries) entries redone (outputs missing or changed)") }
+        if damagedRecords > 0 {
+            parts.append("\(damagedRecords) cache \(damagedRecords == 1 ? "record" : "records") damaged, recomputed")
+        }
+        if redoneEntries > 0 {
+            parts.append("\(redoneEntries) \(redoneEntries == 1 ? "entry" : "entries") redone (outputs missing or changed)")
+        }
         if interrupted { parts.append("INTERRUPTED: rerun with --resume to finish") }
         return parts.joined(separator: ", ")
     }
