@@ -12,7 +12,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures fuzz fuzz-build fuzz-seeds clean
+.PHONY: setup system-deps models sources sample venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -67,7 +67,7 @@ install: build
 
 test: setup sample
 	FACEPIPE_REQUIRE_MODELS=1 $(SWIFT) test $(SWIFT_FLAGS)
-	@$(MAKE) -s fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
@@ -105,10 +105,15 @@ fuzz-build:
 	    || { grep -v "Cannot export local symbol" $$log | tail -n 30; echo "fuzz-$$t: build FAILED ($$log)"; exit 1; }; \
 	done
 
-fuzz-seeds: build sample
+## fuzz-seeds, fuzz-run: the parts of `make fuzz` after setup (`make test` runs them after the tests)
+fuzz-seeds:
+	@$(SWIFT) build $(SWIFT_FLAGS) --product facepipe > /dev/null
 	@$(PYTHON) Fuzz/make-corpus.py $(FUZZ_BUILD)/seeds --facepipe "$$($(MAKE) -s bin-path)"
 
-fuzz: fuzz-build fuzz-seeds
+fuzz: setup sample
+	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run
+
+fuzz-run:
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/findings/$$t $(FUZZ_BUILD)/logs; log=$(FUZZ_BUILD)/logs/$$t.log; \
 	  $(FUZZ_BUILD)/debug/fuzz-$$t $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t -max_total_time=$(FUZZ_SECONDS) \
