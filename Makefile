@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline eval eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -104,6 +104,9 @@ test-cluster: build sample
 ## eval-rotation: rotated faces found, and matched under two box conventions, facepipe beside YuNet
 eval-rotation: build venv
 	@for width in 80 40 26; do $(VENV_PY) benchmarks/eval/rotation.py --facepipe "$$($(MAKE) -s bin-path)" --width $$width; done
+
+bench-redaction: build venv
+	@benchmarks/redaction.sh
 
 ## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
 ## records), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target

@@ -11,6 +11,8 @@ public enum PipelineRegistry {
         Pipelines.fastBoxes,
         Pipelines.wholeFrame,
         Pipelines.uprightPNG,
+        Pipelines.anonymize,
+        Pipelines.faceCrops,
         Pipelines.detect(),
     ]
 

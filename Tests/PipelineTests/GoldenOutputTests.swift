@@ -75,7 +75,7 @@ struct GoldenOutputTests {
     }
 
     /// The other named pipelines' manifests read back (no recording: they are cheap to run).
-    @Test(arguments: ["fast-boxes", "passport", "upright-png", "detect"])
+    @Test(arguments: ["fast-boxes", "passport", "upright-png", "detect", "anonymize", "face-crops"])
     func manifestsReadBack(_ name: String) async throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

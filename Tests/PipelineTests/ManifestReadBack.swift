@@ -7,7 +7,8 @@ import Testing
 /// CSV.swift, a CSV reader of its own (RFC 4180), not facepipe's writer's
 /// logic — and checks every row: the header's width, the type of every
 /// cell, the status rules, that the files it names exist, and that it
-/// agrees with the entry's per-image JSON (faces, kept flags, scores, boxes).
+/// agrees with the entry's per-image JSON (faces, kept flags, scores, boxes,
+/// crops).
 enum ManifestReadBack {
     static let statuses: Set<String> = ["ok", "rejected", "no_face", "error"]
     static let integerColumns = ["index", "width", "height", "exif_orientation", "face", "tracking_id"]
@@ -45,7 +46,8 @@ enum ManifestReadBack {
                     #expect(!row[column]!.isEmpty, "line \(line): a face row without \(column)")
                 }
             }
-            for column in ["output", "faces_json"] where !row[column]!.isEmpty {
+            #expect(row["crop"]!.isEmpty || status == "ok", "line \(line): a crop for a face that is not kept")
+            for column in ["output", "faces_json", "crop"] where !row[column]!.isEmpty {
                 #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(row[column]!).path),
                         "line \(line): \(column) \(row[column]!) does not exist")
             }
@@ -73,6 +75,8 @@ enum ManifestReadBack {
                 let box = try #require(face["box_px"] as? [Double])
                 let columns = ["x", "y", "w", "h"].map { Double(row[$0]!)! }
                 #expect(zip(box, columns).allSatisfy { abs($0 - $1) <= 0.005 + 1e-9 }, "\(path) face \(row["face"]!): box \(box) vs \(columns)")
+                let firstCrop = (face["crops"] as? [[String: Any]])?.first?["path"] as? String
+                #expect((firstCrop ?? "") == row["crop"]!, "\(path) face \(row["face"]!): crop column and the JSON's first crop")
             }
         }
     }

@@ -22,14 +22,15 @@ struct ManifestTableTests {
     }
 
     @Test func refusesAnotherHeader() {
-        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (25 columns from archive to faces_json)")) {
+        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to crop)")) {
             try ManifestTable(csv: "archive,entry\r\n")
         }
     }
 
     @Test func refusesARowOfAnotherWidth() {
-        #expect(throws: ReportError.malformedManifest(line: 3, reason: "24 fields, the header has 25")) {
-            try ManifestTable(csv: Self.header + "\r\n" + String(repeating: ",", count: 24) + "\r\n" + String(repeating: ",", count: 23) + "\r\n")
+        let width = Manifest.columns.count
+        #expect(throws: ReportError.malformedManifest(line: 3, reason: "\(width - 1) fields, the header has \(width)")) {
+            try ManifestTable(csv: Self.header + "\r\n" + String(repeating: ",", count: width - 1) + "\r\n" + String(repeating: ",", count: width - 2) + "\r\n")
         }
     }
 

@@ -22,6 +22,11 @@ public struct FaceRecord: Sendable, Hashable, Codable {
     /// Capture quality, 0…1, higher is better.
     public var quality: Float?
     public var trackingID: Int?
+    /// The region ``Redact`` replaced (where its weight is at least ½), nil
+    /// when the face was not redacted.
+    public var redaction: Rect?
+    /// The aligned crops ``Crops`` cut from the face, in stage order.
+    public var crops: [AlignedCrop] = []
 
     public init(face: Int, confidence: Float, box: Rect, keypoints: [Point] = []) {
         self.face = face

@@ -52,6 +52,21 @@ enum FaceJSONEncoder {
             } else { out.null() }
             out.key("quality"); if let q = face.quality { out.fixed(q, 4) } else { out.null() }
             out.key("tracking_id"); if let t = face.trackingID { out.int(t) } else { out.null() }
+            if let r = face.redaction {
+                out.key("redaction_px"); out.floats([r.x, r.y, r.width, r.height], 3)
+            }
+            if !face.crops.isEmpty {
+                out.key("crops")
+                out.array(face.crops) { out, crop in
+                    let m = crop.imageToCrop
+                    out.open("{")
+                    out.key("kind"); out.string(crop.kind.rawValue)
+                    out.key("size"); out.int(crop.size)
+                    out.key("path"); out.string(crop.path ?? "")
+                    out.key("image_to_crop"); out.floats([m.a, m.b, m.tx, m.c, m.d, m.ty], 6)
+                    out.close("}")
+                }
+            }
             out.key("points")
             out.open("{")
             for group in face.pointGroups {

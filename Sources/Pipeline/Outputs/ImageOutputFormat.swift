@@ -20,14 +20,22 @@ public struct ImageOutputFormat: Sendable {
     }
 }
 
-/// `png` (facepipe's default PNG) or `none`; `describe` prints the format's
-/// full name, which parses back to the same format.
+/// `png` (facepipe's default PNG), `jpeg` (quality 90) or `jpeg(quality: N)`,
+/// or `none`; `describe` prints the format's full name, which parses back to
+/// the same format.
 extension ImageOutputFormat: StageOptionValue {
     public init?(optionText: String) {
-        guard let format = [ImageOutputFormat.png, .none].first(where: { $0.name == optionText })
-            ?? (optionText == "png" ? .png : nil) else { return nil }
-        self = format
+        if let format = [ImageOutputFormat.png, .none].first(where: { $0.name == optionText })
+            ?? (optionText == "png" ? .png : nil) {
+            self = format
+        } else if optionText == "jpeg" {
+            self = .jpeg(quality: 90)
+        } else if let quality = ImageOutputFormat(name: optionText, fileExtension: "", encode: nil).jpegQuality {
+            self = .jpeg(quality: quality)
+        } else {
+            return nil
+        }
     }
     public var optionText: String { name }
-    public static var expectedText: String { "png or none" }
+    public static var expectedText: String { "png, jpeg, jpeg(quality: N) or none" }
 }

@@ -6,13 +6,14 @@ import Foundation
 /// `status=rejected` with the reason in `rejection`); one `no_face` row for an
 /// image where detection found nothing; one `error` row for an entry (or an
 /// archive) that failed. Floats have a fixed number of decimals so the bytes
-/// are identical across runs.
+/// are identical across runs. `crop` is the path of the face's first aligned
+/// crop (``Crops``; the JSON lists all of them), empty without one.
 public enum Manifest {
     public static let columns = [
         "archive", "entry", "index", "status", "error", "width", "height", "exif_orientation",
         "face", "confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
         "smiling", "left_eye_open", "right_eye_open", "quality", "tracking_id",
-        "rejection", "output", "faces_json",
+        "rejection", "output", "faces_json", "crop",
     ]
 
     /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
@@ -22,8 +23,8 @@ public enum Manifest {
         guard !record.faces.isEmpty else {
             let status = record.detectionRan ? "no_face" : "ok"
             // Every face column, `rejection` included, is empty.
-            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 2)
-            return [base + [status, ""] + size + noFace + [output, facesJSON]]
+            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 3)
+            return [base + [status, ""] + size + noFace + [output, facesJSON, ""]]
         }
         return record.faces.map { face in
             func f(_ v: Float?, _ d: Int) -> String { v.map { FixedFormat.string($0, decimals: d) } ?? "" }
@@ -36,7 +37,7 @@ public enum Manifest {
                 face.trackingID.map(String.init) ?? "",
             ]
             return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
-                + [face.rejection ?? "", output, facesJSON]
+                + [face.rejection ?? "", output, facesJSON, face.crops.first?.path ?? ""]
         }
     }
 

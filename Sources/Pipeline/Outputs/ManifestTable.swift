@@ -14,7 +14,7 @@ public struct ManifestTable: Sendable {
     public init(csv text: String) throws(ReportError) {
         let records = try Self.records(text)
         guard let header = records.first, header == Manifest.columns else {
-            throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to faces_json)")
+            throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")
         }
         for (offset, record) in records.enumerated().dropFirst() where record.count != header.count {
             throw .malformedManifest(line: offset + 1, reason: "\(record.count) fields, the header has \(header.count)")

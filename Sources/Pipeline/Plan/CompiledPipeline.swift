@@ -22,8 +22,9 @@ public struct CompiledPipeline: Sendable {
     /// sums rows first (last-bit differences in scores and boxes). 3: the
     /// finest pyramid level makes a `minFaceSize` face 26 px instead of 28.
     /// 4: with a pyramid, accurate mode runs the short-range detector on the
-    /// whole frame too.
-    public static let resultsVersion = "facepipe-results-4"
+    /// whole frame too. 5: face records carry the redacted region and the
+    /// aligned crops.
+    public static let resultsVersion = "facepipe-results-5"
 
     /// One top-level stage of the plan.
     public struct Step: Sendable {

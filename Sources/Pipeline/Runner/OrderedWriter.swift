@@ -16,6 +16,7 @@ final class OrderedWriter: EntryWriter {
     private(set) var summary = RunSummary()
     private let orderedPasses: [any OrderedRecordPass]
     private var currentArchive: Int?
+    private var keptImageNames: Set<String> = []
 
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
@@ -91,9 +92,13 @@ final class OrderedWriter: EntryWriter {
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
             if let image = rendered.image {
-                imagePath = "images/\(folder)/\(path).\(rendered.imageExtension)"
+                imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
+            }
+            if try writeCrops(of: &rendered.record, under: "crops/\(folder)/\(path)", outputs: &outputs),
+               rendered.faceJSON != nil {
+                rendered.faceJSON = FaceJSONEncoder.encode(rendered.record)
             }
             if let json = rendered.faceJSON {
                 jsonPath = "faces/\(folder)/\(path).json"
@@ -131,6 +136,40 @@ final class OrderedWriter: EntryWriter {
             return
         }
         try append(rows)
+    }
+
+    /// The image file's path for the entry's output `path`: a JPEG of an
+    /// entry already named `.jpg` or `.jpeg` keeps the entry's name (so
+    /// redacted images can replace the originals), unless an earlier entry
+    /// of the run took that path; otherwise the extension is appended
+    /// (`a.png.png`), again while the path is taken.
+    private func imageName(_ path: String, _ fileExtension: String) -> String {
+        let lowered = path.lowercased()
+        if fileExtension == "jpg", lowered.hasSuffix(".jpg") || lowered.hasSuffix(".jpeg"),
+           keptImageNames.insert(path).inserted {
+            return path
+        }
+        var name = "\(path).\(fileExtension)"
+        while !keptImageNames.insert(name).inserted { name += ".\(fileExtension)" }
+        return name
+    }
+
+    /// Writes the faces' aligned crops into `folder` and records their
+    /// paths, sizes and SHA-256 (the PNG bytes are dropped); whether there was one.
+    private func writeCrops(of record: inout EntryRecord, under folder: String, outputs: inout [CompletionRecord.Output]) throws -> Bool {
+        var wrote = false
+        for i in record.faces.indices {
+            for j in record.faces[i].crops.indices {
+                let crop = record.faces[i].crops[j]
+                let cropPath = "\(folder)/\(crop.fileName(face: record.faces[i].face))"
+                try sink.write(crop.png, to: cropPath)
+                outputs.append(.init(path: cropPath, bytes: crop.png.count, sha256: sha256Hex(crop.png)))
+                record.faces[i].crops[j].path = cropPath
+                record.faces[i].crops[j].png = []
+                wrote = true
+            }
+        }
+        return wrote
     }
 
     private func add(_ counts: CompletionRecord.Counts) {

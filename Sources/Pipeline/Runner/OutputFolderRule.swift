@@ -12,7 +12,7 @@ import Foundation
 package enum OutputFolderRule {
     /// Everything facepipe writes at the top of an output folder (a run
     /// killed while writing an output tar leaves `outputs.tar.partial`).
-    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "outputs.tar", "outputs.tar.partial", ".cache"]
+    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", "outputs.tar", "outputs.tar.partial", ".cache"]
 
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading

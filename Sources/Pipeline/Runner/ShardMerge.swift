@@ -89,7 +89,7 @@ public enum ShardMerge {
         var files = 0
         for completion in done {
             let folder = shardsFolder.appendingPathComponent("\(completion.shard)-of-\(count)")
-            for part in ["images", "faces"] {
+            for part in ["images", "faces", "crops"] {
                 files += try link(folder.appendingPathComponent(part), into: root.appendingPathComponent(part))
             }
         }

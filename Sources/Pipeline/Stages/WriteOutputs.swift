@@ -20,6 +20,12 @@ public struct WriteOutputs: Stage {
 
     public var definition: StageDefinition { StageDefinition("write-outputs", optionsOf: self) }
 
+    public func validate() throws(PipelineError) {
+        if let quality = images.jpegQuality, !(1...100).contains(quality) {
+            throw .invalidOption(stage: "write-outputs", option: "images", reason: "JPEG quality must be within 1…100, got \(quality)")
+        }
+    }
+
     public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
         let image = try images.encode.map { try $0(frame.image) }
         let json = faceJSON ? FaceJSONEncoder.encode(frame.record) : nil

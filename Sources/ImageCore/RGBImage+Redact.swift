@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RGBImage {
+    /// Replaces `region` with a blurred, pixelated or black version of
+    /// itself, with a feathered edge: the replacement's weight is 1 inside
+    /// the region shrunk by `feather / 2`, falls linearly with the distance
+    /// from that inner rectangle, is ½ on the region's outline (whose
+    /// corners are rounded with radius `feather / 2`) and 0 from `feather`
+    /// away. `strength` is the blur's sigma or the pixel cell size, in
+    /// pixels (see ``RedactionStyle``).
+    ///
+    /// Integer arithmetic for the replacement and the blend, and IEEE
+    /// operations (no fused multiply-adds) for the weights, so the bytes
+    /// are the same on every CPU. A region outside the image changes nothing.
+    public mutating func redact(_ region: Rect, feather: Float, style: RedactionStyle, strength: Float) {
+        let values = [region.x, region.y, region.width, region.height, feather, strength]
+        guard values.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return }
+        let ramp = max(feather, 1)
+        let half = min(ramp / 2, region.width / 2, region.height / 2)
+        func clamped(_ value: Float, _ upper: Int) -> Int { Int(min(max(value, 0), Float(upper))) }
+        let x0 = clamped((region.x - ramp / 2).rounded(.down), width)
+        let x1 = clamped((region.x + region.width + ramp / 2).rounded(.up), width)
+        let y0 = clamped((region.y - ramp / 2).rounded(.down), height)
+        let y1 = clamped((region.y + region.height + ramp / 2).rounded(.up), height)
+        guard x1 > x0, y1 > y0 else { return }
+        let patch = replacement(x0: x0, y0: y0, x1: x1, y1: y1, region: region, style: style, strength: strength)
+        let innerX0 = region.x + half, innerX1 = region.x + region.width - half
+        let innerY0 = region.y + half, innerY1 = region.y + region.height - half
+        let patchWidth = x1 - x0
+        for y in y0..<y1 {
+            let cy = Float(y) + 0.5
+            let dy = max(innerY0 - cy, 0, cy - innerY1)
+            for x in x0..<x1 {
+                let cx = Float(x) + 0.5
+                let dx = max(innerX0 - cx, 0, cx - innerX1)
+                let distance = (dx * dx + dy * dy).squareRoot()
+                // Weight in 1/256 steps: 256 inside, 128 on the outline, 0 at `ramp`.
+                let weight = Int(min(max((ramp - distance) / ramp, 0), 1) * 256 + 0.5)
+                guard weight > 0 else { continue }
+                let i = (y * width + x) * 3, p = ((y - y0) * patchWidth + (x - x0)) * 3
+                for channel in 0..<3 {
+                    let blended = Int(pixels[i + channel]) * (256 - weight) + Int(patch[p + channel]) * weight + 128
+                    pixels[i + channel] = UInt8(truncatingIfNeeded: blended >> 8)
+                }
+            }
+        }
+    }
+
+    /// The redacted pixels of columns `x0..<x1`, rows `y0..<y1`.
+    private func replacement(x0: Int, y0: Int, x1: Int, y1: Int, region: Rect, style: RedactionStyle, strength: Float) -> [UInt8] {
+        let w = x1 - x0, h = y1 - y0
+        switch style {
+        case .fill:
+            return [UInt8](repeating: 0, count: w * h * 3)
+        case .pixelate:
+            return pixelated(x0: x0, y0: y0, x1: x1, y1: y1, region: region, cell: max(1, Int(strength.rounded(.up))))
+        case .blur:
+            // Three box passes of width 2r + 1 have variance 3·((2r+1)² − 1)/12 = r(r+1).
+            let sigma = max(strength, 0.5)
+            let radius = max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5))
+            // Blur a larger window so the region sees its surroundings, not a copied edge.
+            let context = 3 * radius
+            let bx0 = max(0, x0 - context), bx1 = min(width, x1 + context)
+            let by0 = max(0, y0 - context), by1 = min(height, y1 + context)
+            let blurred = croppedUnchecked(x: bx0, y: by0, width: bx1 - bx0, height: by1 - by0).boxBlurred(radius: radius, passes: 3)
+            return blurred.croppedUnchecked(x: x0 - bx0, y: y0 - by0, width: w, height: h).pixels
+        }
+    }
+
+    /// Cells of `cell` pixels anchored at the region's top-left corner, each
+    /// the rounded mean of its pixels inside columns `x0..<x1`, rows `y0..<y1`.
+    private func pixelated(x0: Int, y0: Int, x1: Int, y1: Int, region: Rect, cell: Int) -> [UInt8] {
+        let w = x1 - x0, h = y1 - y0
+        let originX = Int(region.x.rounded(.down)), originY = Int(region.y.rounded(.down))
+        func cellIndex(_ v: Int, _ origin: Int) -> Int {
+            let offset = v - origin
+            return offset >= 0 ? offset / cell : -((-offset + cell - 1) / cell)
+        }
+        let firstColumn = cellIndex(x0, originX), firstRow = cellIndex(y0, originY)
+        let columns = cellIndex(x1 - 1, originX) - firstColumn + 1, rows = cellIndex(y1 - 1, originY) - firstRow + 1
+        var sums = [Int](repeating: 0, count: columns * rows * 3), counts = [Int](repeating: 0, count: columns * rows)
+        for y in y0..<y1 {
+            let row = cellIndex(y, originY) - firstRow
+            for x in x0..<x1 {
+                let c = row * columns + cellIndex(x, originX) - firstColumn, i = (y * width + x) * 3
+                counts[c] += 1
+                for channel in 0..<3 { sums[c * 3 + channel] += Int(pixels[i + channel]) }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        for y in y0..<y1 {
+            let row = cellIndex(y, originY) - firstRow
+            for x in x0..<x1 {
+                let c = row * columns + cellIndex(x, originX) - firstColumn, o = ((y - y0) * w + (x - x0)) * 3
+                for channel in 0..<3 {
+                    out[o + channel] = UInt8((sums[c * 3 + channel] + counts[c] / 2) / counts[c])
+                }
+            }
+        }
+        return out
+    }
+
+    /// `passes` horizontal and vertical box filters of width `2·radius + 1`,
+    /// edges repeated, each sum rounded back to a byte.
+    func boxBlurred(radius: Int, passes: Int) -> RGBImage {
+        var values = pixels.map { Int32($0) }
+        var scratch = values
+        for _ in 0..<passes {
+            Self.boxPass(&values, into: &scratch, count: width, lines: height, step: 3, lineStep: width * 3, radius: radius)
+            Self.boxPass(&scratch, into: &values, count: height, lines: width, step: width * 3, lineStep: 3, radius: radius)
+        }
+        return RGBImage(width: width, height: height, pixels: values.map { UInt8(truncatingIfNeeded: $0) })
+    }
+
+    /// One box filter along `lines` lines of `count` pixels (`step` apart,
+    /// lines `lineStep` apart), a running sum with the edge pixels repeated.
+    private static func boxPass(_ source: inout [Int32], into target: inout [Int32], count: Int, lines: Int,
+                                step: Int, lineStep: Int, radius: Int) {
+        let width = Int32(2 * radius + 1)
+        source.withUnsafeBufferPointer { source in
+            target.withUnsafeMutableBufferPointer { target in
+                for line in 0..<lines {
+                    for channel in 0..<3 {
+                        let base = line * lineStep + channel
+                        @inline(__always) func at(_ i: Int) -> Int32 { source[base + min(max(i, 0), count - 1) * step] }
+                        var sum: Int32 = 0
+                        for i in -radius...radius { sum += at(i) }
+                        for i in 0..<count {
+                            target[base + i * step] = (sum + width / 2) / width
+                            sum += at(i + radius + 1) - at(i - radius)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
