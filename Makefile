@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-rotation test-cluster fixtures clean
+.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -76,6 +76,7 @@ install: build
 
 test: setup sample export-venv
 	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS)
+	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
@@ -106,6 +107,41 @@ eval-rotation: build venv
 
 bench-redaction: build venv
 	@benchmarks/redaction.sh
+
+## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
+## records), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
+## and leaves its input in .build/fuzz/findings/<target>/.
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_TARGETS       := tar image exif tflite stage-cache
+FUZZ_BUILD         := .build/fuzz
+# The toolchain's libFuzzer without its main (SwiftPM names an executable's entry point itself).
+FUZZ_RUNTIME        = $(shell "$$(dirname "$$(command -v $(SWIFT))")/clang" --print-file-name=libclang_rt.fuzzer_no_main-x86_64.a)
+
+fuzz-build:
+	@test -f "$(FUZZ_RUNTIME)" || { echo "libFuzzer (libclang_rt.fuzzer_no_main) not found in the Swift toolchain" >&2; exit 2; }
+	@mkdir -p $(FUZZ_BUILD)/logs; for t in $(FUZZ_TARGETS); do log=$(FUZZ_BUILD)/logs/build-$$t.log; \
+	  FACEPIPE_FUZZ="$(FUZZ_RUNTIME)" $(SWIFT) build --build-path $(FUZZ_BUILD) --product fuzz-$$t > $$log 2>&1 \
+	    || { grep -v "Cannot export local symbol" $$log | tail -n 30; echo "fuzz-$$t: build FAILED ($$log)"; exit 1; }; \
+	done
+
+## fuzz-seeds, fuzz-run: the parts of `make fuzz` after setup (`make test` runs them after the tests)
+fuzz-seeds:
+	@$(SWIFT) build $(SWIFT_FLAGS) --product facepipe > /dev/null
+	@$(PYTHON) Fuzz/make-corpus.py $(FUZZ_BUILD)/seeds --facepipe "$$($(MAKE) -s bin-path)"
+
+fuzz: setup sample
+	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run
+
+fuzz-run:
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/findings/$$t $(FUZZ_BUILD)/logs; log=$(FUZZ_BUILD)/logs/$$t.log; \
+	  $(FUZZ_BUILD)/debug/fuzz-$$t $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/findings/$$t/ > $$log 2>&1 \
+	    || { tail -n 40 $$log; echo "fuzz-$$t: FAILED (input in $(FUZZ_BUILD)/findings/$$t/, log $$log)"; exit 1; }; \
+	  echo "fuzz-$$t: $$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[0-9a-zA-Z]*' $$log | tail -n 1)," \
+	    "$$(grep -o 'number_of_executed_units: [0-9]*' $$log | cut -d' ' -f2) runs in $(FUZZ_SECONDS) s, no crash"; \
+	done
 
 ## fixtures: regenerate committed test fixtures (needs the venv; CI never does this)
 fixtures: venv models sources

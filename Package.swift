@@ -24,6 +24,20 @@ let cpuCheck: [CSetting] = targetCPU == "generic" ? [] : [.define("FACEPIPE_REQU
 let wideSwift: [SwiftSetting] = targetCPU == "generic"
     ? [] : [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FACEPIPE_WIDE_AVX512")]
 
+// MARK: - Fuzzing
+//
+// `FACEPIPE_FUZZ=<libFuzzer no-main archive> swift build --build-path .build/fuzz
+// --product fuzz-NAME` (what `make fuzz` runs) compiles the fuzzed modules
+// with libFuzzer's coverage and AddressSanitizer and adds one libFuzzer
+// executable per reader under `Fuzz/`, linked with the toolchain's
+// `libclang_rt.fuzzer_no_main` (SwiftPM names an executable's entry point
+// itself, so libFuzzer's own `main` cannot be used). Without the variable
+// neither exists, so `swift build` and `swift test` never need the fuzzer
+// runtime. See README, Development → Fuzzing.
+let fuzzRuntime = Context.environment["FACEPIPE_FUZZ"]
+let fuzzing = fuzzRuntime != nil
+let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+
 let package = Package(
     name: "facepipe",
     platforms: [.macOS(.v14)],
@@ -50,12 +64,12 @@ let package = Package(
 
         // MARK: Images and archives
         .target(name: "CTensorSampling", cSettings: simdC),
-        .target(name: "ImageCore", dependencies: ["CTensorSampling"], swiftSettings: simdSwift),
-        .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift),
-        .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"]),
+        .target(name: "ImageCore", dependencies: ["CTensorSampling"], swiftSettings: simdSwift + fuzzed),
+        .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift + fuzzed),
+        .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"], swiftSettings: fuzzed),
 
         // MARK: Inference
-        .target(name: "TFLite"),
+        .target(name: "TFLite", swiftSettings: fuzzed),
         .target(name: "InferenceWide", swiftSettings: wideSwift),
         .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
 
@@ -68,7 +82,7 @@ let package = Package(
             "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
         .executableTarget(name: "facepipe", dependencies: [
             "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
@@ -93,3 +107,22 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),
     ]
 )
+
+// MARK: - Fuzz targets (only with FACEPIPE_FUZZ set; see above)
+if fuzzing {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-tar", ["ArchiveIO"]),
+        ("fuzz-image", ["ImageCodecs"]),
+        ("fuzz-exif", ["ImageCodecs"]),
+        ("fuzz-tflite", ["TFLite"]),
+        ("fuzz-stage-cache", ["Pipeline"]),
+    ]
+    package.targets.append(.target(name: "CLibFuzzerDriver", path: "Fuzz/CLibFuzzerDriver"))
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: target.name, dependencies: target.dependencies + ["CLibFuzzerDriver"], path: "Fuzz/\(target.name)",
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=address", "-Xlinker", fuzzRuntime!, "-lstdc++"])]))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}

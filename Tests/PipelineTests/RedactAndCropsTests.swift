@@ -156,6 +156,27 @@ struct RedactAndCropsTests {
         #expect(crops.allSatisfy { ($0["image_to_crop"] as? [Double])?.count == 6 })
     }
 
+    /// Crops are outputs a completion record checks: `--resume` redoes the
+    /// entry whose crop was deleted or changed and leaves the rest reused.
+    @Test func resumeRedoesAnEntryWhoseCropIsMissingOrChanged() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let plan = try Pipelines.faceCrops.compile(modelsDirectory: Fixtures.model(""))
+        let inputs: [RunInput] = [.archive(path: try Self.archive(in: folder))]
+        _ = try await PipelineRunner.run(plan, inputs: inputs,
+                                         configuration: Self.configuration(out, workers: 2, counter: CallCounter()), toolVersion: "test")
+        let reference = try outputFiles(out)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("crops/shard.tar/a.jpg/0.ffhq.png"))
+        try Data("changed".utf8).write(to: out.appendingPathComponent("crops/shard.tar/c.JPEG/0.arcface.png"))
+        var configuration = Self.configuration(out, workers: 2, counter: CallCounter())
+        configuration.resume = true
+        let resumed = try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration, toolVersion: "test")
+        #expect(resumed.redoneEntries == 2)
+        #expect(resumed.resumedEntries == 1)
+        #expect(try outputFiles(out) == reference, "the deleted and the changed crop are written again")
+    }
+
     /// A real frontal face (in `t1.jpg`, insightface's group photo, the face
     /// at the left edge): its five mesh points, through the crop's map in the
     /// JSON, land within 2 px of the ArcFace template.

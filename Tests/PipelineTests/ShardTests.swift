@@ -218,4 +218,31 @@ import Testing
         try (try Data(contentsOf: manifest) + Data("extra,row\n".utf8)).write(to: manifest)
         #expect(throws: ShardError.self) { try ShardMerge.merge(into: out) }
     }
+
+    /// The merged run.json's summary adds every shard's counters, the
+    /// verified-record ones included, and keeps every write failure.
+    @Test func theCombinedSummaryAddsEveryShardsCounters() {
+        var one = RunSummary()
+        one.entries = 3; one.failedEntries = 1; one.faces = 4; one.keptFaces = 2; one.resumedEntries = 1
+        one.cacheHits = 5; one.damagedRecords = 2; one.redoneEntries = 1; one.megapixels = 1.5
+        var two = RunSummary()
+        two.entries = 4; two.failedArchives = 1; two.faces = 1; two.keptFaces = 1; two.resumedEntries = 2
+        two.cacheHits = 1; two.damagedRecords = 3; two.redoneEntries = 4; two.megapixels = 0.5
+        two.writeFailure = "cannot write images/a.tar/x.png: No space left on device"; two.interrupted = true
+        let combined = ShardMerge.combinedSummary([one, two])
+        #expect(combined.entries == 7)
+        #expect(combined.failedEntries == 1)
+        #expect(combined.failedArchives == 1)
+        #expect(combined.faces == 5)
+        #expect(combined.keptFaces == 3)
+        #expect(combined.resumedEntries == 3)
+        #expect(combined.cacheHits == 6)
+        #expect(combined.damagedRecords == 5)
+        #expect(combined.redoneEntries == 5)
+        #expect(combined.megapixels == 2.0)
+        #expect(combined.interrupted)
+        #expect(combined.writeFailure == two.writeFailure)
+        #expect(combined.line.contains("5 cache records damaged, recomputed"))
+        #expect(combined.line.contains("5 entries redone (outputs missing or changed)"))
+    }
 }

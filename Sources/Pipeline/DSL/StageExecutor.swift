@@ -17,7 +17,9 @@ struct StageExecutor {
         var lastRecord: EntryRecord?
         for step in steps {
             let cacheKey = step.caching == .records ? step.cacheKey(contentHash: contentHash) : nil
-            if let cacheKey, let cache, !step.recompute, var cached = cache.load(key: cacheKey) {
+            if let cacheKey, let cache, !step.recompute,
+               var cached = cache.load(key: cacheKey, contentHash: contentHash, stageFingerprint: step.fingerprint,
+                                       current: state.record) {
                 // The cache is keyed by content: keep this entry's identity.
                 cached.archive = state.record.archive
                 cached.entry = state.record.entry
@@ -34,7 +36,9 @@ struct StageExecutor {
                 return .failed(reason: failure.description, contentHash: contentHash, partial: lastRecord)
             }
             lastRecord = state.record
-            if let cacheKey, let cache { cache.store(state.record, key: cacheKey) }
+            if let cacheKey, let cache {
+                cache.store(state.record, key: cacheKey, contentHash: contentHash, stageFingerprint: step.fingerprint)
+            }
         }
         guard let rendered = state.rendered else {
             return .failed(reason: "the pipeline ended without outputs", contentHash: contentHash, partial: lastRecord)

@@ -16,7 +16,8 @@ final class JSONLinesWriter: EntryWriter {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord? { nil }
+    func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
+                            contentHash: String) -> CompletionRecord? { nil }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
         summary.skipped.append(skipped)

@@ -46,8 +46,10 @@ final class OutputDirectory: @unchecked Sendable {
     func folder(_ relativePath: String) throws -> OutputDirectory {
         try SafeOutputPath.checkRelative(relativePath)
         let components = relativePath.split(separator: "/").map(String.init)
-        return OutputDirectory(path: path + "/" + relativePath,
-                               descriptor: try openFolder(components, relativePath: relativePath, create: true))
+        guard let folder = try openFolder(components, relativePath: relativePath, create: true) else {
+            throw failure(relativePath, ENOENT)
+        }
+        return OutputDirectory(path: path + "/" + relativePath, descriptor: folder)
     }
 
     /// Writes `bytes` to `relativePath` (checked by `SafeOutputPath.checkRelative`) by
@@ -57,7 +59,9 @@ final class OutputDirectory: @unchecked Sendable {
         try SafeOutputPath.checkRelative(relativePath)
         var components = relativePath.split(separator: "/").map(String.init)
         let name = components.removeLast()
-        let parent = try openFolder(components, relativePath: relativePath, create: true)
+        guard let parent = try openFolder(components, relativePath: relativePath, create: true) else {
+            throw failure(relativePath, ENOENT)
+        }
         defer { if parent != descriptor { close(parent) } }
         let temporary = Self.temporaryName(for: name)
         let file = openat(parent, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -111,24 +115,40 @@ final class OutputDirectory: @unchecked Sendable {
         return file
     }
 
-    /// The bytes of the regular file `name` of this folder (at most
-    /// `limit`), or nil when it is absent, unreadable, or a link (never followed).
-    func contents(of name: String, limit: Int = 16 << 20) -> [UInt8]? {
-        guard (try? Self.checkName(name, in: path)) != nil else { return nil }
-        let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    /// The bytes of the regular file at `relativePath` below this folder
+    /// (at most `limit`), or nil when it is absent, unreadable, larger, or
+    /// it or a folder on the way is a link (never followed).
+    func contents(of relativePath: String, limit: Int = 16 << 20) -> [UInt8]? {
+        withRegularFile(relativePath) { file, size -> [UInt8]? in
+            guard size <= limit else { return nil }
+            var bytes = [UInt8](repeating: 0, count: size)
+            var filled = 0
+            while filled < size {
+                let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + filled, size - filled) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return nil }
+                filled += count
+            }
+            return bytes
+        } ?? nil
+    }
+
+    /// Runs `body` on the open regular file at `relativePath` below this
+    /// folder and its size; nil when the path is unsafe, missing, a link
+    /// (or below one), or not a regular file. Used by ``contents(of:limit:)``
+    /// and `OutputDirectory+Records.swift`.
+    func withRegularFile<T>(_ relativePath: String, _ body: (Int32, Int) -> T) -> T? {
+        guard var components = try? Self.components(of: relativePath, in: path) else { return nil }
+        let name = components.removeLast()
+        guard let parent = (try? openFolder(components, relativePath: relativePath, create: false)) ?? nil else { return nil }
+        defer { if parent != descriptor { close(parent) } }
+        // O_NONBLOCK: a FIFO planted at the name must not block the run.
+        let file = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            filled += count
-        }
-        return bytes
+        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return body(file, Int(status.st_size))
     }
 
     /// Renames `name` to `newName` in this folder (replacing a link at
@@ -139,24 +159,18 @@ final class OutputDirectory: @unchecked Sendable {
         guard renameat(descriptor, name, descriptor, newName) == 0 else { throw failure(newName, errno) }
     }
 
-    /// Removes `name` from this folder: a file or a link is unlinked (the
-    /// link itself, never its target); a folder is emptied the same way,
-    /// reached with `O_NOFOLLOW`, then removed. Absent is fine.
-    func removeItem(_ name: String) throws(Failure) {
-        try Self.checkName(name, in: path)
-        var status = stat()
-        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            if errno == ENOENT { return }
-            throw failure(name, errno)
-        }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            let child = OutputDirectory(path: path + "/" + name,
-                                        descriptor: try openFolder([name], relativePath: name, create: false))
-            for entry in try child.names() { try child.removeItem(entry) }
-            guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw failure(name, errno) }
-        } else {
-            guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else { throw failure(name, errno) }
-        }
+    /// Removes `relativePath` below this folder: a file or a link is
+    /// unlinked (the link itself, never its target); a folder is emptied the
+    /// same way, reached with `O_NOFOLLOW`, then removed. Absent (or below a
+    /// missing folder) is fine; a link or a file in place of a folder on the
+    /// way throws.
+    func removeItem(_ relativePath: String) throws(Failure) {
+        var components = try Self.components(of: relativePath, in: path)
+        let name = components.removeLast()
+        guard !components.isEmpty else { return try removeEntry(name) }
+        let parentPath = components.joined(separator: "/")
+        guard let parent = try openFolder(components, relativePath: relativePath, create: false) else { return }
+        try OutputDirectory(path: path + "/" + parentPath, descriptor: parent).removeEntry(name)
     }
 
     /// Removes the temporary files ``write(_:to:)`` leaves when a run is
@@ -167,8 +181,8 @@ final class OutputDirectory: @unchecked Sendable {
     func removeTemporaryFiles(below name: String) throws(Failure) {
         var status = stat()
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return }
-        let child = OutputDirectory(path: path + "/" + name,
-                                    descriptor: try openFolder([name], relativePath: name, create: false))
+        guard let folder = try openFolder([name], relativePath: name, create: false) else { return }
+        let child = OutputDirectory(path: path + "/" + name, descriptor: folder)
         for entry in try child.names() {
             if Self.isTemporaryName(entry) {
                 guard unlinkat(child.descriptor, entry, 0) == 0 || errno == ENOENT else { throw child.failure(entry, errno) }
@@ -179,6 +193,23 @@ final class OutputDirectory: @unchecked Sendable {
     }
 
     // MARK: - Internals
+
+    /// Removes the entry `name` of this folder, depth first, without following links.
+    private func removeEntry(_ name: String) throws(Failure) {
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return }
+            throw failure(name, errno)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            guard let folder = try openFolder([name], relativePath: name, create: false) else { return }
+            let child = OutputDirectory(path: path + "/" + name, descriptor: folder)
+            for entry in try child.names() { try child.removeEntry(entry) }
+            guard unlinkat(descriptor, name, AT_REMOVEDIR) == 0 || errno == ENOENT else { throw failure(name, errno) }
+        } else {
+            guard unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else { throw failure(name, errno) }
+        }
+    }
 
     /// `.<name>.<UUID>.tmp`: hidden, unique, recognisable by ``isTemporaryName(_:)``.
     static func temporaryName(for name: String) -> String {
@@ -204,6 +235,16 @@ final class OutputDirectory: @unchecked Sendable {
             written += result
         }
         return nil
+    }
+
+    /// The components of `relativePath`, checked by `SafeOutputPath.checkRelative`.
+    private static func components(of relativePath: String, in folder: String) throws(Failure) -> [String] {
+        do {
+            try SafeOutputPath.checkRelative(relativePath)
+        } catch {
+            throw Failure(path: folder + "/" + relativePath, reason: "\(error)")
+        }
+        return relativePath.split(separator: "/").map(String.init)
     }
 
     private static func checkName(_ name: String, in folder: String) throws(Failure) {
@@ -234,8 +275,9 @@ final class OutputDirectory: @unchecked Sendable {
 
     /// Opens (creating when missing and `create`) each folder of
     /// `components` below this one without following links; returns the
-    /// last one's descriptor (this folder's own when `components` is empty).
-    private func openFolder(_ components: [String], relativePath: String, create: Bool) throws(Failure) -> Int32 {
+    /// last one's descriptor (this folder's own when `components` is empty),
+    /// or nil when one is missing and not `create`d.
+    private func openFolder(_ components: [String], relativePath: String, create: Bool) throws(Failure) -> Int32? {
         var current = descriptor
         for component in components {
             var next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -249,6 +291,7 @@ final class OutputDirectory: @unchecked Sendable {
             }
             let code = errno
             if current != descriptor { close(current) }
+            if next < 0, code == ENOENT, !create { return nil }
             guard next >= 0 else {
                 // ELOOP or ENOTDIR: the component is a link or a file.
                 throw code == ELOOP || code == ENOTDIR ? linkFailure(relativePath, component: component) : failure(relativePath, code)

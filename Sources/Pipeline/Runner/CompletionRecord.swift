@@ -1,26 +1,56 @@
-import Foundation
-
 /// Proof that one entry's outputs were fully written: stored last, under
-/// `DIR/.cache/done/<archive#>/<entry index>.json`, holding the entry's
-/// manifest rows. `--resume` reuses an entry only when its record matches the
-/// same pipeline fingerprint, output options and entry content.
-struct CompletionRecord: Codable, Sendable, Equatable {
-    var pipelineFingerprint: String
-    var outputSignature: String
-    var contentHash: String
-    var rows: [[String]]
-    var outputs: [String]
+/// `DIR/.cache/done/<archive#>/<entry index>.rec` (sealed by
+/// ``SealedRecord``), holding the entry's manifest rows. `--resume` reuses
+/// an entry only when the record is intact, stands for exactly this entry
+/// (``Identity``: input number and name, entry name, index and content,
+/// pipeline fingerprint, output options) and every output it names is
+/// still there with its recorded size and SHA-256.
+package struct CompletionRecord: Codable, Sendable, Equatable {
+    /// The inputs the record stands for.
+    package struct Identity: Codable, Sendable, Equatable {
+        package var archiveNumber: Int
+        package var archive: String
+        package var entry: String
+        package var index: Int
+        package var contentHash: String
+        package var pipelineFingerprint: String
+        package var outputSignature: String
+    }
+
+    /// An output file (relative to DIR) as it was written.
+    package struct Output: Codable, Sendable, Equatable {
+        package var path: String
+        package var bytes: Int
+        package var sha256: String
+    }
+
+    package var identity: Identity
+    package var rows: [[String]]
+    package var outputs: [Output]
     /// What the entry adds to the run summary, so a resumed entry counts
     /// the same as a processed one without reading its rows back.
-    var counts: Counts
+    package var counts: Counts
     /// The record before in-order passes, kept only when the pipeline has
     /// some (a resumed run replays them to rebuild their state).
-    var record: EntryRecord? = nil
+    package var record: EntryRecord? = nil
 
-    struct Counts: Codable, Sendable, Equatable {
-        var faces = 0
-        var keptFaces = 0
-        var failed = false
-        var megapixels = 0.0
+    package struct Counts: Codable, Sendable, Equatable {
+        package var faces = 0
+        package var keptFaces = 0
+        package var failed = false
+        package var megapixels = 0.0
+    }
+
+    /// Why the record's values cannot be used as they are (rows of another
+    /// width than the manifest's, impossible counts, a damaged replay
+    /// record), or nil.
+    package var damage: String? {
+        guard !rows.isEmpty, rows.allSatisfy({ $0.count == Manifest.columns.count }) else {
+            return "rows of \(rows.map(\.count)) cells, the manifest has \(Manifest.columns.count)"
+        }
+        guard counts.faces >= 0, (0...counts.faces).contains(counts.keptFaces),
+              counts.megapixels.isFinite, counts.megapixels >= 0 else { return "impossible counts" }
+        for output in outputs where output.bytes < 0 { return "\(output.path): \(output.bytes) bytes" }
+        return record?.damage
     }
 }

@@ -8,7 +8,8 @@ protocol EntryWriter: AnyObject {
     var summary: RunSummary { get }
     /// A completion record an earlier run left for this entry and that this
     /// run may reuse instead of processing it (`--resume`), if any.
-    func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord?
+    func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
+                            contentHash: String) -> CompletionRecord?
     /// A header that is not a regular file.
     func addSkipped(_ skipped: RunSummary.SkippedRecord)
     /// The run stops early; what was written stays consistent.

@@ -30,13 +30,18 @@ final class OrderedWriter: EntryWriter {
         manifestHeaderBytes = try append([Manifest.columns])
     }
 
-    /// A completion record for `entry` that this run may reuse, if any.
-    func reusableCompletion(archive: Int, index: Int, contentHash: String) -> CompletionRecord? {
-        guard let record = completions.load(archive: archive, index: index),
-              record.pipelineFingerprint == pipelineFingerprint,
-              record.outputSignature == outputSignature,
-              record.contentHash == contentHash else { return nil }
-        return record
+    /// A completion record for this entry that this run may reuse, if any.
+    func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
+                            contentHash: String) -> CompletionRecord? {
+        completions.reusable(identity(archive: archive, archiveName: archiveName, entryName: entryName,
+                                      index: index, contentHash: contentHash))
+    }
+
+    private func identity(archive: Int, archiveName: String, entryName: String, index: Int,
+                          contentHash: String) -> CompletionRecord.Identity {
+        CompletionRecord.Identity(archiveNumber: archive, archive: archiveName, entry: entryName, index: index,
+                                  contentHash: contentHash, pipelineFingerprint: pipelineFingerprint,
+                                  outputSignature: outputSignature)
     }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
@@ -84,12 +89,12 @@ final class OrderedWriter: EntryWriter {
                 for pass in orderedPasses { pass.apply(to: &rendered.record) }
                 if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
             }
-            var outputs: [String] = []
+            var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
             if let image = rendered.image {
                 imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
-                outputs.append(imagePath)
+                outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
             }
             if try writeCrops(of: &rendered.record, under: "crops/\(folder)/\(path)", outputs: &outputs),
                rendered.faceJSON != nil {
@@ -98,18 +103,18 @@ final class OrderedWriter: EntryWriter {
             if let json = rendered.faceJSON {
                 jsonPath = "faces/\(folder)/\(path).json"
                 try sink.write(json, to: jsonPath)
-                outputs.append(jsonPath)
+                outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json)))
             }
             rows = Manifest.rows(for: rendered.record, output: imagePath, facesJSON: jsonPath)
             summary.cacheHits += cacheHits
             let counts = CompletionRecord.Counts(
                 faces: rendered.record.faces.count, keptFaces: rendered.record.faces.filter(\.isKept).count,
-                megapixels: Double(rendered.record.width * rendered.record.height) / 1e6)
+                megapixels: Double(rendered.record.width) * Double(rendered.record.height) / 1e6)
             add(counts)
-            try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
-                                                   contentHash: contentHash, rows: rows, outputs: outputs,
-                                                   counts: counts, record: beforePasses),
-                                  archive: item.archiveNumber, index: index)
+            try completions.store(CompletionRecord(
+                identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
+                                   index: index, contentHash: contentHash),
+                rows: rows, outputs: outputs, counts: counts, record: beforePasses))
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
@@ -117,9 +122,10 @@ final class OrderedWriter: EntryWriter {
             for pass in orderedPasses { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
                                       known: partial)]
-            try completions.store(CompletionRecord(pipelineFingerprint: pipelineFingerprint, outputSignature: outputSignature,
-                                                   contentHash: contentHash, rows: rows, outputs: [], counts: counts),
-                                  archive: item.archiveNumber, index: index)
+            try completions.store(CompletionRecord(
+                identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
+                                   index: index, contentHash: contentHash),
+                rows: rows, outputs: [], counts: counts))
         case .resumed(let record):
             summary.resumedEntries += 1
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
@@ -149,15 +155,15 @@ final class OrderedWriter: EntryWriter {
     }
 
     /// Writes the faces' aligned crops into `folder` and records their
-    /// paths (the PNG bytes are dropped); whether there was one.
-    private func writeCrops(of record: inout EntryRecord, under folder: String, outputs: inout [String]) throws -> Bool {
+    /// paths, sizes and SHA-256 (the PNG bytes are dropped); whether there was one.
+    private func writeCrops(of record: inout EntryRecord, under folder: String, outputs: inout [CompletionRecord.Output]) throws -> Bool {
         var wrote = false
         for i in record.faces.indices {
             for j in record.faces[i].crops.indices {
                 let crop = record.faces[i].crops[j]
                 let cropPath = "\(folder)/\(crop.fileName(face: record.faces[i].face))"
                 try sink.write(crop.png, to: cropPath)
-                outputs.append(cropPath)
+                outputs.append(.init(path: cropPath, bytes: crop.png.count, sha256: sha256Hex(crop.png)))
                 record.faces[i].crops[j].path = cropPath
                 record.faces[i].crops[j].png = []
                 wrote = true

@@ -7,8 +7,6 @@ struct OutputLayout {
     var runJSON: URL { root.appendingPathComponent("run.json") }
     /// With `--output-tar`: images/… and faces/… inside one archive.
     var outputTar: URL { root.appendingPathComponent("outputs.tar") }
-    var stageCache: URL { root.appendingPathComponent(".cache/stages") }
-    var completions: URL { root.appendingPathComponent(".cache/done") }
 
     /// Creates the folder if needed; refuses an existing non-folder.
     static func prepare(_ url: URL) throws(PipelineError) -> OutputLayout {

@@ -37,12 +37,13 @@ public enum PipelineRunner {
         try OutputFolderRule.apply(to: layout, directory: directory, plan: plan, inputs: inputs,
                                    overwrite: configuration.overwrite, resume: configuration.resume)
         let started = Date()
-        let completions = CompletionStore(directory: layout.completions)
-        if !configuration.resume { completions.removeAll() }
+        let completions: CompletionStore, cache: StageCache
         let writer: OrderedWriter
         do {
             // Temporary files a killed run left are not the outputs of any entry.
             for name in ["images", "faces", ".cache"] { try directory.removeTemporaryFiles(below: name) }
+            completions = try CompletionStore(root: directory, keep: configuration.resume)
+            cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
@@ -52,7 +53,7 @@ public enum PipelineRunner {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
         let scheduled = await schedule(plan, steps: steps, inputs: inputs, writer: writer,
-                                       cache: StageCache(directory: layout.stageCache),
+                                       cache: cache,
                                        configuration: configuration, hooks: hooks)
         var failure = scheduled.writeFailure
         if failure != nil {
@@ -70,6 +71,8 @@ public enum PipelineRunner {
             summary.writeFailure = failure
             summary.interrupted = true
         }
+        summary.damagedRecords = cache.damaged + completions.damaged
+        summary.redoneEntries = completions.outputsChanged
         let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
                                        configuration: configuration, summary: summary,
                                        started: started, finished: Date())
@@ -213,7 +216,8 @@ public enum PipelineRunner {
                     // otherwise on the worker, beside the other workers.
                     let knownHash = configuration.resume ? sha256Hex(entry.data) : nil
                     if let knownHash,
-                       let done = writer.reusableCompletion(archive: archiveNumber, index: entry.index, contentHash: knownHash) {
+                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: entry.name,
+                                                            index: entry.index, contentHash: knownHash) {
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
                                                 entryName: entry.name, rawName: entry.rawName, index: entry.index,
                                                 outcome: .resumed(done)) }

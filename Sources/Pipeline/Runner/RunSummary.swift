@@ -10,6 +10,12 @@ public struct RunSummary: Sendable, Codable {
     public var resumedEntries = 0
     /// Stage results served from the cache.
     public var cacheHits = 0
+    /// Stage cache files and completion records that failed their checksum
+    /// or checks, or stood for other inputs: recomputed, never used.
+    public var damagedRecords = 0
+    /// Entries `--resume` redid because an output their record names was
+    /// missing or changed.
+    public var redoneEntries = 0
     public var megapixels = 0.0
     /// Non-regular entries (directories, links…), listed.
     public var skipped: [SkippedRecord] = []
@@ -47,6 +53,12 @@ public struct RunSummary: Sendable, Codable {
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
+        if damagedRecords > 0 {
+            parts.append("\(damagedRecords) cache \(damagedRecords == 1 ? "record" : "records") damaged, recomputed")
+        }
+        if redoneEntries > 0 {
+            parts.append("\(redoneEntries) \(redoneEntries == 1 ? "entry" : "entries") redone (outputs missing or changed)")
+        }
         if writeFailure != nil {
             parts.append("INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
         } else if interrupted {

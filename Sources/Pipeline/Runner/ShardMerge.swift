@@ -131,7 +131,7 @@ public enum ShardMerge {
 
     /// The shards' run summaries as one: counts added, skipped entries
     /// joined in shard order (input order), interrupted if any shard was.
-    static func combinedSummary(_ summaries: [RunSummary]) -> RunSummary {
+    package static func combinedSummary(_ summaries: [RunSummary]) -> RunSummary {
         var result = RunSummary()
         for summary in summaries {
             result.entries += summary.entries
@@ -141,6 +141,8 @@ public enum ShardMerge {
             result.keptFaces += summary.keptFaces
             result.resumedEntries += summary.resumedEntries
             result.cacheHits += summary.cacheHits
+            result.damagedRecords += summary.damagedRecords
+            result.redoneEntries += summary.redoneEntries
             result.megapixels += summary.megapixels
             result.skipped += summary.skipped
             result.interrupted = result.interrupted || summary.interrupted

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Seed corpora for the libFuzzer targets in Fuzz/, made from the test
+fixtures, the sample archives (datasets/build, `make sample`) and the verified
+models; nothing here is committed. Standard library only.
+
+    Fuzz/make-corpus.py OUT [--facepipe BINARY]
+
+writes OUT/tar, OUT/image, OUT/exif, OUT/tflite and, when a facepipe binary is
+given (it runs the `faces` pipeline on three small sample photos),
+OUT/stage-cache: the payloads of the stage cache and completion records it
+wrote (the bytes between the record magic and the checksum, what
+`fuzz-stage-cache` decodes).
+"""
+import argparse, io, os, pathlib, shutil, struct, subprocess, sys, tarfile, tempfile, zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "datasets/build/sample.tar"
+SAMPLE_BAD = ROOT / "datasets/build/sample-bad.tar"
+CODEC_FIXTURES = ROOT / "Tests/Fixtures/codecs"
+MODELS = ROOT / "models"
+# libFuzzer mutates small inputs fastest; larger files are left out.
+SEED_LIMIT = 80_000
+RECORD_MAGIC = b"FPREC2"
+CHECKSUM = 32
+
+
+def members(path, limit=SEED_LIMIT):
+    """(name, bytes) of the regular members of a tar no larger than limit."""
+    with tarfile.open(path) as archive:
+        for member in archive.getmembers():
+            if member.isfile() and member.size <= limit:
+                yield member.name, archive.extractfile(member).read()
+
+
+def write(folder, name, data):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+
+
+def tar_bytes(files, format=tarfile.USTAR_FORMAT, mode="w"):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode=mode, format=format) as archive:
+        for name, data in files:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 0
+            archive.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("link-to-first")
+        link.type, link.linkname = tarfile.SYMTYPE, files[0][0]
+        archive.addfile(link)
+    return buffer.getvalue()
+
+
+def zip_bytes(files, compression):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in files:
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
+    return buffer.getvalue()
+
+
+def exif_blocks(jpeg):
+    """The TIFF blocks of a JPEG's APP1 `Exif\\0\\0` segments."""
+    position = 2
+    while position + 4 <= len(jpeg) and jpeg[position] == 0xFF:
+        marker, length = jpeg[position + 1], struct.unpack(">H", jpeg[position + 2:position + 4])[0]
+        segment = jpeg[position + 4:position + 2 + length]
+        if marker == 0xE1 and segment.startswith(b"Exif\0\0"):
+            yield segment[6:]
+        if marker == 0xDA:
+            return
+        position += 2 + length
+
+
+def images():
+    found = [(p.name, p.read_bytes()) for p in sorted(CODEC_FIXTURES.iterdir()) if p.suffix in (".jpg", ".png")]
+    found += list(members(SAMPLE)) + list(members(SAMPLE_BAD))
+    return [(name, data) for name, data in found if len(data) <= SEED_LIMIT]
+
+
+def make(out, facepipe):
+    shutil.rmtree(out, ignore_errors=True)
+    pictures = images()
+    small = [(name, data) for name, data in pictures if len(data) < 8_000][:3]
+    for index, (name, data) in enumerate(pictures):
+        write(out / "image", f"{index:03d}-{pathlib.Path(name).name}", data)
+        for block_index, block in enumerate(exif_blocks(data)):
+            write(out / "exif", f"{index:03d}-{block_index}", block)
+    # Archives in each form the reader meets, around a few small photos.
+    archives = {
+        "ustar.tar": tar_bytes(small),
+        "gnu-long-name.tar": tar_bytes([("d/" + "n" * 150 + ".jpg", small[0][1])] + small, tarfile.GNU_FORMAT),
+        "pax.tar": tar_bytes([("pax/é ✓.jpg", small[0][1])], tarfile.PAX_FORMAT),
+        "gzip.tar.gz": tar_bytes(small, mode="w:gz"),
+        "bzip2.tar.bz2": tar_bytes(small, mode="w:bz2"),
+        "xz.tar.xz": tar_bytes(small, mode="w:xz"),
+        "stored.zip": zip_bytes(small, zipfile.ZIP_STORED),
+        "deflated.zip": zip_bytes(small, zipfile.ZIP_DEFLATED),
+        "empty.tar": bytes(1024),
+        "bad-members.tar": tar_bytes([(name, data) for name, data in members(SAMPLE_BAD, 8_000)]),
+    }
+    for name, data in archives.items():
+        write(out / "tar", name, data)
+    write(out / "tar", "sample-bad-head.tar", SAMPLE_BAD.read_bytes()[:SEED_LIMIT])
+    for model in sorted(MODELS.glob("*.tflite")):
+        if model.stat().st_size <= 400_000:
+            write(out / "tflite", model.name, model.read_bytes())
+    if facepipe:
+        with tempfile.TemporaryDirectory() as work:
+            work = pathlib.Path(work)
+            (work / "in.tar").write_bytes(tar_bytes([(name, data) for name, data in pictures
+                                                     if name.startswith("sample/")][:3]))
+            subprocess.run([facepipe, "run", "faces", str(work / "in.tar"), "--out", str(work / "out"), "--quiet"],
+                           check=True, stderr=subprocess.DEVNULL)
+            for index, record in enumerate(sorted((work / "out/.cache").rglob("*.rec"))):
+                data = record.read_bytes()
+                if data.startswith(RECORD_MAGIC):
+                    write(out / "stage-cache", f"{index:03d}", data[len(RECORD_MAGIC) + 1:-CHECKSUM])
+    for folder in sorted(out.iterdir()):
+        print(f"{folder.name}: {len(list(folder.iterdir()))} seeds")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=pathlib.Path)
+    parser.add_argument("--facepipe", help="a built facepipe binary (for the stage-cache seeds)")
+    arguments = parser.parse_args()
+    make(arguments.out, arguments.facepipe)

@@ -1,0 +1,171 @@
+import Foundation
+import ImageCore
+import Pipeline
+import Testing
+
+/// The stage cache and the completion records are checked before use: a
+/// damaged, rewritten or out-of-date record is recomputed (and counted),
+/// never trusted, and no link planted under `DIR/.cache` is followed.
+@Suite struct VerifiedRecordTests {
+    let inputs = [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 12))]
+
+    /// Every file below `folder` with the extension `.rec`.
+    static func records(under folder: URL) -> [URL] {
+        let base = folder.standardizedFileURL
+        return (FileManager.default.enumerator(atPath: base.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".rec") }.sorted().map { base.appendingPathComponent($0) }
+    }
+
+    static func stageFiles(_ out: URL) -> [URL] { records(under: out.appendingPathComponent(".cache/stages")) }
+    static func completionFiles(_ out: URL) -> [URL] { records(under: out.appendingPathComponent(".cache/done")) }
+
+    @Test func aFlippedByteInACacheFileIsRecomputedAndCounted() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let counter = CallCounter()
+        _ = try await run(redSquarePipeline(counter: counter), inputs, out: out)
+        let reference = try outputFiles(out)
+        let files = Self.stageFiles(out)
+        #expect(!files.isEmpty)
+        for file in files {
+            var bytes = try [UInt8](Data(contentsOf: file))
+            bytes[bytes.count / 2] ^= 0x10
+            try Data(bytes).write(to: file)
+        }
+        let detections = counter.count("detect-red")
+        let rerun = try await run(redSquarePipeline(counter: counter), inputs, out: out)
+        #expect(rerun.damagedRecords == files.count)
+        #expect(rerun.cacheHits == 0)
+        #expect(counter.count("detect-red") == 2 * detections, "every damaged result recomputed")
+        #expect(rerun.line.contains("\(files.count) cache records damaged, recomputed"))
+        #expect(try outputFiles(out) == reference)
+        let again = try await run(redSquarePipeline(counter: counter), inputs, out: out)
+        #expect(again.damagedRecords == 0, "the recomputed results were stored again")
+        #expect(again.cacheHits > 0)
+    }
+
+    /// Values a stage could never have produced, sealed again with a valid checksum.
+    enum Forgery: String, CaseIterable, CustomTestStringConvertible {
+        case hugeHeight, otherWidth, otherOrientation, shortPointList, notFiniteConfidence, otherFingerprint
+        var testDescription: String { rawValue }
+
+        func apply(to result: inout CachedStageResult) {
+            switch self {
+            case .hugeHeight: result.record.height = Int.max
+            case .otherWidth: result.record.width += 1
+            case .otherOrientation: result.record.exifOrientation = 9
+            case .shortPointList:
+                var group = PointGroup(name: "mesh", points: [Point(x: 1, y: 2), Point(x: 3, y: 4)])
+                group.y.removeLast()
+                if result.record.faces.isEmpty {
+                    result.record.faces = [FaceRecord(face: 0, confidence: 0.9, box: Rect(x: 0, y: 0, width: 2, height: 2))]
+                }
+                result.record.faces[0].pointGroups.append(group)
+            case .notFiniteConfidence:
+                result.record.faces = [FaceRecord(face: 0, confidence: .nan, box: Rect(x: 0, y: 0, width: 2, height: 2))]
+            case .otherFingerprint: result.stageFingerprint = String(repeating: "0", count: 64)
+            }
+        }
+    }
+
+    @Test(arguments: Forgery.allCases)
+    func forgedButSealedValuesAreRecomputedNotTrusted(_ forgery: Forgery) async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let reference = try outputFiles(out)
+        let files = Self.stageFiles(out)
+        for file in files {
+            var result = try SealedRecord.open(CachedStageResult.self, kind: .stageResult,
+                                               from: [UInt8](Data(contentsOf: file)))
+            forgery.apply(to: &result)
+            try Data(SealedRecord.seal(result, kind: .stageResult)).write(to: file)
+        }
+        let rerun = try await run(redSquarePipeline(), inputs, out: out)
+        #expect(rerun.damagedRecords == files.count)
+        #expect(try outputFiles(out) == reference, "the manifest and files are those of a fresh run")
+    }
+
+    @Test func aDamagedCompletionRecordIsRedone() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let reference = try outputFiles(out)
+        let files = Self.completionFiles(out)
+        #expect(files.count == 12)
+        var bytes = try [UInt8](Data(contentsOf: files[3]))
+        bytes[bytes.count - 40] ^= 1
+        try Data(bytes).write(to: files[3])
+        // Sealed again, but with rows of the wrong width.
+        var forged = try SealedRecord.open(CompletionRecord.self, kind: .completion, from: [UInt8](Data(contentsOf: files[5])))
+        forged.rows = [["a.tar", "short row"]]
+        try Data(SealedRecord.seal(forged, kind: .completion)).write(to: files[5])
+
+        let resumed = try await run(redSquarePipeline(), inputs, out: out, resume: true)
+        #expect(resumed.damagedRecords == 2)
+        #expect(resumed.resumedEntries == 10)
+        #expect(try outputFiles(out) == reference)
+    }
+
+    @Test func resumeRedoesAnEntryWhoseOutputsWereDeletedOrChanged() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let reference = try outputFiles(out)
+        let images = reference.keys.filter { $0.hasPrefix("images/") }.sorted()
+        let json = reference.keys.filter { $0.hasPrefix("faces/") }.sorted()
+        try FileManager.default.removeItem(at: out.appendingPathComponent(images[0]))
+        try Data("{}".utf8).write(to: out.appendingPathComponent(json[1]))
+
+        let resumed = try await run(redSquarePipeline(), inputs, out: out, resume: true)
+        #expect(resumed.redoneEntries == 2)
+        #expect(resumed.resumedEntries == 10)
+        #expect(resumed.line.contains("2 entries redone (outputs missing or changed)"))
+        #expect(try outputFiles(out) == reference, "the deleted image and the changed JSON are written again")
+    }
+
+    @Test func resumeAfterRenamingTheArchiveNamesTheNewOne() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let renamed = [memoryInput("renamed.tar", sampleItems(archive: "renamed.tar", count: 12))]
+        let resumed = try await run(redSquarePipeline(), renamed, out: out, resume: true)
+        #expect(resumed.resumedEntries == 0, "records of a.tar do not stand for renamed.tar")
+        let rows = try manifestRows(out)
+        #expect(rows.count >= 12)
+        #expect(rows.allSatisfy { $0[0] == "renamed.tar" })
+        let output = try #require(Manifest.columns.firstIndex(of: "output"))
+        #expect(rows.contains { !$0[output].isEmpty })
+        #expect(rows.filter { !$0[output].isEmpty }.allSatisfy { $0[output].hasPrefix("images/renamed.tar/") })
+    }
+
+    /// Links planted under `.cache` after a first run; the rerun into the
+    /// same folder must leave `elsewhere` exactly as it was. A link on the
+    /// way to a folder the run uses is refused; a link at `.cache/done`,
+    /// which a run without `--resume` removes, is removed itself.
+    @Test(arguments: [".cache", ".cache/stages", ".cache/done"])
+    func aLinkPlantedUnderTheCacheIsNeverFollowed(_ planted: String) async throws {
+        for resume in [false, true] {
+            let parent = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: parent) }
+            let out = parent.appendingPathComponent("out"), elsewhere = parent.appendingPathComponent("elsewhere")
+            _ = try await run(redSquarePipeline(), inputs, out: out)
+            // elsewhere looks like a cache: a run that followed the link would remove or read it.
+            let link = out.appendingPathComponent(planted)
+            try FileManager.default.moveItem(at: link, to: elsewhere)
+            try Data("precious".utf8).write(to: elsewhere.appendingPathComponent("keep.txt"))
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+            let before = try outputFiles(elsewhere)
+
+            if planted != ".cache/done" || resume {
+                await #expect(throws: PipelineError.self) { _ = try await run(redSquarePipeline(), inputs, out: out, resume: resume) }
+            } else {
+                let rerun = try await run(redSquarePipeline(), inputs, out: out, resume: resume)
+                #expect(rerun.resumedEntries == 0, "no record read through the link")
+                #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "the link was replaced by a folder")
+            }
+            #expect(try outputFiles(elsewhere) == before, "nothing outside DIR changed (resume: \(resume))")
+            #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("keep.txt").path))
+        }
+    }
+}
