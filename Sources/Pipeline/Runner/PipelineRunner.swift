@@ -41,7 +41,7 @@ public enum PipelineRunner {
         let writer: OrderedWriter
         do {
             // Temporary files a killed run left are not the outputs of any entry.
-            for name in ["images", "faces", ".cache"] { try directory.removeTemporaryFiles(below: name) }
+            for name in ["images", "faces", "crops", ".cache"] { try directory.removeTemporaryFiles(below: name) }
             completions = try CompletionStore(root: directory, keep: configuration.resume)
             cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
