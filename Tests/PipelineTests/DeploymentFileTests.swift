@@ -10,16 +10,8 @@ import _TestSupport
 
     static func manifests() throws -> [String: [[String: Any]]] {
         let files = ["pvc.yaml", "job.yaml", "merge-job.yaml"].map { root.appendingPathComponent("kubernetes/\($0)").path }
-        let process = Process()
-        process.executableURL = ExportReaders.python
-        process.arguments = [Fixtures.repositoryRoot.appendingPathComponent("scripts/check-deploy.py").path] + files
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try #require(JSONSerialization.jsonObject(with: data) as? [String: [[String: Any]]])
+        let parsed = try ExportReaders.run(Fixtures.repositoryRoot.appendingPathComponent("scripts/check-deploy.py"), files)
+        return try #require(parsed as? [String: [[String: Any]]])
     }
 
     static func value(_ object: Any?, _ path: String...) -> Any? {

@@ -19,6 +19,12 @@ enum ExportReaders {
 
     /// Runs `check-export.py ARGUMENTS` and returns the JSON object it prints.
     static func check(_ arguments: [String]) throws -> [String: Any] {
+        try run(script, arguments)
+    }
+
+    /// Runs the venv's Python on `script ARGUMENTS` and returns the JSON object it prints.
+    static func run(_ script: URL, _ arguments: [String]) throws -> [String: Any] {
+        let name = script.lastPathComponent
         let process = Process()
         process.executableURL = python
         process.arguments = [script.path] + arguments
@@ -30,10 +36,10 @@ enum ExportReaders {
         let complaint = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "check-export.py \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: complaint, as: UTF8.self))")
+            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: complaint, as: UTF8.self))")
         }
         guard let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any] else {
-            throw Failure(description: "check-export.py printed no JSON object: \(String(decoding: printed, as: UTF8.self))")
+            throw Failure(description: "\(name) printed no JSON object: \(String(decoding: printed, as: UTF8.self))")
         }
         return object
     }
