@@ -17,11 +17,15 @@ final class OrderedWriter: EntryWriter {
     private let orderedPasses: [any OrderedRecordPass]
     private var currentArchive: Int?
     private var keptImageNames: Set<String> = []
+    /// `--redacted-shards`: images go into the input's shard instead of `sink`.
+    private let shards: RedactedShards?
 
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
-         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
+         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
+         shards: RedactedShards? = nil) throws {
         self.orderedPasses = orderedPasses
+        self.shards = shards
         self.manifest = manifest
         self.sink = sink
         self.completions = completions
@@ -69,7 +73,15 @@ final class OrderedWriter: EntryWriter {
         switch item.outcome {
         case .archiveFailed(let reason):
             summary.failedArchives += 1
+            shards?.discardInput(item.archiveNumber)
             try append([Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: item.index, reason: reason)])
+            return
+        case .copied(let bytes):
+            try shards?.add(input: item.archiveNumber, rawName: item.rawName, data: bytes)
+            summary.copiedMembers += 1
+            return
+        case .inputEnded:
+            try shards?.finishInput(item.archiveNumber)
             return
         default:
             break
@@ -91,7 +103,11 @@ final class OrderedWriter: EntryWriter {
             }
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
-            if let image = rendered.image {
+            if let image = rendered.image, let shards {
+                // In place of the entry, under its own name; the shard is named when the input ends.
+                try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
+                imagePath = shards.path(ofInput: item.archiveNumber)
+            } else if let image = rendered.image {
                 imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
@@ -118,6 +134,9 @@ final class OrderedWriter: EntryWriter {
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
+            if shards != nil {
+                summary.leftOutOfShards.append(.init(archive: item.archiveName, index: index, name: item.entryName, reason: reason))
+            }
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
             for pass in orderedPasses { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
@@ -132,7 +151,7 @@ final class OrderedWriter: EntryWriter {
             for pass in orderedPasses { pass.apply(to: &replay) }
             rows = record.rows
             add(record.counts)
-        case .archiveFailed:
+        case .archiveFailed, .copied, .inputEnded:
             return
         }
         try append(rows)
@@ -180,6 +199,8 @@ final class OrderedWriter: EntryWriter {
     }
 
     func finish() throws {
+        // An input not read to its end (the run was stopped) has no shard.
+        shards?.abandon()
         try sink.finish()
         try manifest.close()
     }
@@ -188,6 +209,7 @@ final class OrderedWriter: EntryWriter {
     /// consistent. When the sink loses its files (an output tar), the
     /// manifest is cut back to its header and the returned note says so.
     func abandon() -> String? {
+        shards?.abandon()
         guard sink.abandon() else { return nil }
         do {
             try manifest.truncate(to: manifestHeaderBytes)
