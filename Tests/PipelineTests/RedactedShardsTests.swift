@@ -179,6 +179,8 @@ struct RedactedShardsTests {
         #expect(summary.interrupted)
         let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("redacted").path)
         #expect(left.isEmpty, "nothing in redacted/: \(left)")
+        #expect(try manifestRows(out).isEmpty, "no rows for the shard that is not written")
+        #expect(summary.entries == 0 && summary.notes == ["redacted/data-000.tar is not written (its input was not read to the end); the manifest lists none of its entries"])
     }
 
     @Test(arguments: [
@@ -261,5 +263,46 @@ struct ShardMemberTests {
     ])
     func membersAreImagesByNameOrBytes(name: String, data: [UInt8], expected: ShardMember) {
         #expect(ShardMember(name: name, data: data) == expected)
+    }
+}
+
+/// A run that cannot finish a shard writes none under its name and lists
+/// none of its entries.
+@Suite(.enabled(if: Fixtures.modelsAvailable, "run `make models` first"))
+struct RedactedShardsFailureTests {
+    @Test func aWriteFailureRemovesTheShardBeingWrittenAndItsRows() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try RedactedShardsTests.archive(in: folder)
+        let second = folder.appendingPathComponent("data-001.tar").path
+        let writer = try TarWriter(path: second)
+        try writer.add(path: "k0.jpg", data: try RedactedShardsTests.jpeg(RedactedShardsTests.picture(shade: 50)))
+        try writer.add(path: "k0.txt", data: Array("zero".utf8))
+        try writer.add(path: "sub/k5.png", data: try PNGEncoder.encode(RedactedShardsTests.picture(shade: 80)))
+        try writer.finish()
+        let plan = try Pipelines.anonymize.compile(modelsDirectory: Fixtures.model(""))
+        let inputs: [RunInput] = [.archive(path: first), .archive(path: second)]
+        let out = folder.appendingPathComponent("out")
+        // A whole run first (its run.json lets the rerun into DIR), then faces/data-001.tar/sub becomes a link.
+        _ = try await PipelineRunner.run(plan, inputs: inputs, configuration: RedactedShardsTests.configuration(out, workers: 2),
+                                         toolVersion: "test")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("redacted/data-001.tar").path))
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let link = out.appendingPathComponent("faces/data-001.tar/sub")
+        try FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+
+        let failed = try await PipelineRunner.run(plan, inputs: inputs, configuration: RedactedShardsTests.configuration(out, workers: 2),
+                                                  toolVersion: "test")
+        let failure = try #require(failed.writeFailure)
+        #expect(failure.contains("faces/data-001.tar/sub") && failure.contains("redacted/data-001.tar is not written"), "\(failure)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("redacted").path) == ["data-000.tar"],
+                "the first input's shard only: no half shard, and not the earlier run's")
+        let rows = try manifestRows(out)
+        #expect(rows.map { $0[RedactedShardsTests.column("archive")] } == ["data-000.tar", "data-000.tar", "data-000.tar"],
+                "no rows of the shard that is not written")
+        #expect(failed.entries == 3 && failed.copiedMembers == 5, "counted as the manifest and the shards hold them")
+        #expect(OutputLinkTests.listing(elsewhere).isEmpty)
     }
 }

@@ -37,6 +37,9 @@ final class RedactedShards {
 
     deinit { abandon() }
 
+    /// The input whose shard is being written (not yet named), if any.
+    var openInput: Int? { open?.input }
+
     /// The shard's path relative to DIR (the manifest's `output` column).
     func path(ofInput input: Int) -> String { "\(Self.folderName)/\(inputs[input].name)" }
 

@@ -24,6 +24,9 @@ public struct RunSummary: Sendable, Codable {
     /// `--redacted-shards`: entries left out of their shard because they
     /// could not be processed (each also has an error row), in order.
     public var leftOutOfShards: [SkippedRecord] = []
+    /// What became of outputs the run could not finish (a redacted shard
+    /// whose input was not read to the end).
+    public var notes: [String] = []
     /// The run stopped early on request (Ctrl-C, SIGTERM) or at a write
     /// failure; the manifest holds the entries done so far.
     public var interrupted = false
@@ -68,6 +71,7 @@ public struct RunSummary: Sendable, Codable {
         if redoneEntries > 0 {
             parts.append("\(redoneEntries) \(redoneEntries == 1 ? "entry" : "entries") redone (outputs missing or changed)")
         }
+        parts += notes
         if writeFailure != nil {
             parts.append("INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
         } else if interrupted {
