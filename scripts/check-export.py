@@ -63,8 +63,8 @@ def webdataset(shards):
         samples.append({"key": sample["__key__"],
                         "files": sorted(k for k in sample if not k.startswith("__")),
                         "png_bytes": len(sample.get("png", b"")),
-                        "entry": faces["entry"] if faces else None,
-                        "faces": len(faces["faces"]) if faces else None})
+                        "entry": faces.get("entry") if isinstance(faces, dict) else None,
+                        "faces": len(faces["faces"]) if isinstance(faces, dict) and "faces" in faces else None})
     print(json.dumps({"samples": samples}))
 
 

@@ -84,6 +84,26 @@ public final class TarWriter {
     /// Adds a regular file (mode 0644) holding `data`.
     public func add(path name: String, data: [UInt8], modificationTime: Int64 = 0) throws(ArchiveError) {
         try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: data.count, modificationTime: modificationTime) { entry in }
+        try writeData(data, name: name)
+    }
+
+    /// Adds a regular file (mode 0644) holding `data` under the name's bytes
+    /// exactly as another archive stored them (``ArchiveEntry/rawName``),
+    /// valid UTF-8 or not.
+    public func add(rawPath: [UInt8], data: [UInt8]) throws(ArchiveError) {
+        let name = String(decoding: rawPath, as: UTF8.self)
+        guard !rawPath.isEmpty, !rawPath.contains(0) else {
+            throw .cannotWrite(archive: path, reason: "entry name \(name.debugDescription) is empty or contains NUL")
+        }
+        try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: data.count, modificationTime: 0) { entry in
+            (rawPath + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { archive_entry_copy_pathname(entry, $0.baseAddress) }
+            }
+        }
+        try writeData(data, name: name)
+    }
+
+    private func writeData(_ data: [UInt8], name: String) throws(ArchiveError) {
         var written = 0
         while written < data.count {
             var result = 0

@@ -13,7 +13,9 @@ enum ManifestReadBack {
     static let statuses: Set<String> = ["ok", "rejected", "no_face", "error"]
     static let integerColumns = ["index", "width", "height", "exif_orientation", "face", "tracking_id"]
     static let numberColumns = ["confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
-                                "smiling", "left_eye_open", "right_eye_open", "quality"]
+                                "smiling", "left_eye_open", "right_eye_open", "quality",
+                                "redact_x", "redact_y", "redact_w", "redact_h"]
+    static let redactionColumns = ["redact_x", "redact_y", "redact_w", "redact_h"]
 
     /// Records an issue for every way the manifest in `out` breaks the rules; returns its rows.
     @discardableResult
@@ -47,6 +49,9 @@ enum ManifestReadBack {
                 }
             }
             #expect(row["crop"]!.isEmpty || status == "ok", "line \(line): a crop for a face that is not kept")
+            let redaction = redactionColumns.filter { !row[$0]!.isEmpty }
+            #expect(redaction.isEmpty || redaction.count == 4, "line \(line): part of a redacted region")
+            #expect(redaction.isEmpty || !row["face"]!.isEmpty, "line \(line): a redacted region without a face")
             for column in ["output", "faces_json", "crop"] where !row[column]!.isEmpty {
                 #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(row[column]!).path),
                         "line \(line): \(column) \(row[column]!) does not exist")
@@ -77,6 +82,14 @@ enum ManifestReadBack {
                 #expect(zip(box, columns).allSatisfy { abs($0 - $1) <= 0.005 + 1e-9 }, "\(path) face \(row["face"]!): box \(box) vs \(columns)")
                 let firstCrop = (face["crops"] as? [[String: Any]])?.first?["path"] as? String
                 #expect((firstCrop ?? "") == row["crop"]!, "\(path) face \(row["face"]!): crop column and the JSON's first crop")
+                let region = face["redaction_px"] as? [Double]
+                let regionColumns = redactionColumns.map { Double(row[$0]!) }
+                if let region {
+                    #expect(zip(region, regionColumns).allSatisfy { json, column in column.map { abs(json - $0) <= 0.005 + 1e-9 } ?? false },
+                            "\(path) face \(row["face"]!): redaction_px \(region) vs \(regionColumns)")
+                } else {
+                    #expect(regionColumns.allSatisfy { $0 == nil }, "\(path) face \(row["face"]!): a redacted region the JSON lacks")
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ struct ManifestTableTests {
     }
 
     @Test func refusesAnotherHeader() {
-        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to crop)")) {
+        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to redact_h)")) {
             try ManifestTable(csv: "archive,entry\r\n")
         }
     }

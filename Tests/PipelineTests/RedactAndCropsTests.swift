@@ -156,6 +156,34 @@ struct RedactAndCropsTests {
         #expect(crops.allSatisfy { ($0["image_to_crop"] as? [Double])?.count == 6 })
     }
 
+    /// With `--output-tar` the crops go into `outputs.tar` beside the images
+    /// and JSON, under the paths a folder run writes; the manifest's `crop`
+    /// column names members of the tar.
+    @Test func faceCropsWithAnOutputTarPutsTheCropsInIt() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = try Pipelines.faceCrops.compile(modelsDirectory: Fixtures.model(""))
+        let input = try Self.archive(in: folder)
+        let plain = folder.appendingPathComponent("plain"), tarred = folder.appendingPathComponent("tarred")
+        _ = try await PipelineRunner.run(plan, inputs: [.archive(path: input)],
+                                         configuration: Self.configuration(plain, workers: 2, counter: CallCounter()), toolVersion: "test")
+        var configuration = Self.configuration(tarred, workers: 2, counter: CallCounter())
+        configuration.outputTar = true
+        _ = try await PipelineRunner.run(plan, inputs: [.archive(path: input)], configuration: configuration, toolVersion: "test")
+        var inTar: [String: Data] = [:]
+        let reader = try TarReader(path: tarred.appendingPathComponent("outputs.tar").path)
+        while let item = try reader.next() {
+            if case .file(let entry) = item { inTar[entry.name] = Data(entry.data) }
+        }
+        var expected = try outputFiles(plain)
+        expected["manifest.csv"] = nil
+        expected["report.html"] = nil
+        #expect(inTar == expected)
+        #expect(!FileManager.default.fileExists(atPath: tarred.appendingPathComponent("crops").path))
+        let crops = try manifestRows(tarred).map { $0[Self.column("crop")] }
+        #expect(crops.count == 3 && crops.allSatisfy { inTar[$0] != nil }, "\(crops)")
+    }
+
     /// Crops are outputs a completion record checks: `--resume` redoes the
     /// entry whose crop was deleted or changed and leaves the rest reused.
     @Test func resumeRedoesAnEntryWhoseCropIsMissingOrChanged() async throws {

@@ -1,3 +1,4 @@
+import ImageCodecs
 import ImageCore
 
 /// Everything facepipe knows about one archive entry, except pixels.
@@ -20,6 +21,15 @@ public struct EntryRecord: Sendable, Hashable, Codable {
     public var faces: [FaceRecord] = []
     /// Whether a face detector ran (distinguishes `no_face` from "not asked").
     public var detectionRan: Bool = false
+    /// The entry's image format, set by ``Decode`` on every run (nil before).
+    /// Not in the coded form (stage cache, completion records): it is known
+    /// from the entry's bytes, and ``WriteOutputs`` reads it to keep each
+    /// image's own format in `--redacted-shards`.
+    public var sourceFormat: ImageFormat?
+
+    enum CodingKeys: String, CodingKey {
+        case archive, entry, index, width, height, exifOrientation, warnings, faces, detectionRan
+    }
 
     public init(archive: String, entry: String, index: Int) {
         self.archive = archive

@@ -51,9 +51,15 @@ public final class SharedResources: Sendable {
     public let models: FaceModels
     /// Builds each worker's face engine.
     public let faceEngineFactory: FaceEngineFactory
+    /// Whether images keep their entry's format (`--redacted-shards`): a
+    /// PNG entry's image is written as PNG, whatever ``WriteOutputs`` says
+    /// (whose JPEG quality serves the JPEG entries).
+    public let imagesInEntryFormat: Bool
 
-    public init(models: FaceModels = .none, faceEngineFactory: FaceEngineFactory = .builtIn) {
+    public init(models: FaceModels = .none, faceEngineFactory: FaceEngineFactory = .builtIn,
+                imagesInEntryFormat: Bool = false) {
         self.models = models
         self.faceEngineFactory = faceEngineFactory
+        self.imagesInEntryFormat = imagesInEntryFormat
     }
 }

@@ -24,6 +24,7 @@ struct StageExecutor {
                 cached.archive = state.record.archive
                 cached.entry = state.record.entry
                 cached.index = state.record.index
+                cached.sourceFormat = state.record.sourceFormat
                 state.record = cached
                 cacheHits += 1
                 lastRecord = cached

@@ -47,7 +47,7 @@ final class JSONLinesWriter: EntryWriter {
         case .archiveFailed(let reason):
             summary.failedArchives += 1
             line = try encoder.encode(ErrorLine(file: file, error: reason))
-        case .resumed:
+        case .resumed, .copied, .inputEnded:
             return
         }
         try output.write(contentsOf: line + Data("\n".utf8))

@@ -8,12 +8,16 @@ import Foundation
 /// archive) that failed. Floats have a fixed number of decimals so the bytes
 /// are identical across runs. `crop` is the path of the face's first aligned
 /// crop (``Crops``; the JSON lists all of them), empty without one.
+/// `redact_x`…`redact_h` is the region ``Redact`` painted over for the face
+/// (every detected face, kept or rejected, so the rows list every redacted
+/// region), empty when no redact stage ran.
 public enum Manifest {
     public static let columns = [
         "archive", "entry", "index", "status", "error", "width", "height", "exif_orientation",
         "face", "confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
         "smiling", "left_eye_open", "right_eye_open", "quality", "tracking_id",
         "rejection", "output", "faces_json", "crop",
+        "redact_x", "redact_y", "redact_w", "redact_h",
     ]
 
     /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
@@ -22,9 +26,9 @@ public enum Manifest {
         let size = [String(record.width), String(record.height), String(record.exifOrientation)]
         guard !record.faces.isEmpty else {
             let status = record.detectionRan ? "no_face" : "ok"
-            // Every face column, `rejection` included, is empty.
-            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 3)
-            return [base + [status, ""] + size + noFace + [output, facesJSON, ""]]
+            // Every face column, `rejection` included, is empty; so are `crop` and the redacted region.
+            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 7)
+            return [base + [status, ""] + size + noFace + [output, facesJSON] + [String](repeating: "", count: 5)]
         }
         return record.faces.map { face in
             func f(_ v: Float?, _ d: Int) -> String { v.map { FixedFormat.string($0, decimals: d) } ?? "" }
@@ -36,8 +40,10 @@ public enum Manifest {
                 f(face.classification?.rightEyeOpen, 4), f(face.quality, 4),
                 face.trackingID.map(String.init) ?? "",
             ]
+            let redaction = face.redaction.map { [f($0.x, 2), f($0.y, 2), f($0.width, 2), f($0.height, 2)] }
+                ?? ["", "", "", ""]
             return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
-                + [face.rejection ?? "", output, facesJSON, face.crops.first?.path ?? ""]
+                + [face.rejection ?? "", output, facesJSON, face.crops.first?.path ?? ""] + redaction
         }
     }
 

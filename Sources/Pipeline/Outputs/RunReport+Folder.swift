@@ -34,7 +34,8 @@ extension RunReport {
             throw .malformedRunJSON(reason: "\(error)")
         }
         let fileManager = FileManager.default
-        let imagesInTar = fileManager.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path)
+        let imagesInTar = (fileManager.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path)
+                           || fileManager.fileExists(atPath: directory.appendingPathComponent("redacted").path))
             && !fileManager.fileExists(atPath: directory.appendingPathComponent("images").path)
         let report = RunReport(manifest: manifest, skipped: summary.summary.skipped, imagesInTar: imagesInTar)
         return (report, String(decoding: runJSON, as: UTF8.self))

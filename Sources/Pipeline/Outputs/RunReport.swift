@@ -21,7 +21,8 @@ public struct RunReport: Sendable, Equatable, Codable {
     public var histograms: [Histogram]
     /// Annotated images, in manifest order, one per entry with an output image.
     public var gallery: [GalleryImage]
-    /// Whether the images are in `outputs.tar` (`--output-tar`): no gallery links.
+    /// Whether the images are inside tar files (`outputs.tar` with
+    /// `--output-tar`, `redacted/` with `--redacted-shards`): no gallery links.
     public var imagesInTar: Bool
 
     public struct StatusCount: Sendable, Equatable, Codable {

@@ -17,4 +17,8 @@ enum EntryOutcome: Sendable {
     case failed(reason: String, contentHash: String, partial: EntryRecord?)
     case resumed(CompletionRecord)
     case archiveFailed(reason: String)
+    /// `--redacted-shards`: a member that is not an image, copied into the shard as it is.
+    case copied([UInt8])
+    /// `--redacted-shards`: the input was read to its end (its shard can be named).
+    case inputEnded
 }

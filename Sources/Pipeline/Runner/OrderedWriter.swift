@@ -17,11 +17,18 @@ final class OrderedWriter: EntryWriter {
     private let orderedPasses: [any OrderedRecordPass]
     private var currentArchive: Int?
     private var keptImageNames: Set<String> = []
+    /// `--redacted-shards`: images go into the input's shard instead of `sink`.
+    private let shards: RedactedShards?
+    /// Manifest bytes and counts before the current archive's first row.
+    private var archiveRowsStart = 0
+    private var archiveStartSummary = RunSummary()
 
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
-         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = []) throws {
+         pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
+         shards: RedactedShards? = nil) throws {
         self.orderedPasses = orderedPasses
+        self.shards = shards
         self.manifest = manifest
         self.sink = sink
         self.completions = completions
@@ -56,29 +63,44 @@ final class OrderedWriter: EntryWriter {
     func write(_ item: SequencedOutcome) throws {
         let counted = summary
         do {
-            try writeFilesAndRows(item)
+            try writeFilesAndRows(item, counted: counted)
         } catch {
             summary = counted
             throw error
         }
     }
 
-    private func writeFilesAndRows(_ item: SequencedOutcome) throws {
+    /// `counted`: the summary before this item.
+    private func writeFilesAndRows(_ item: SequencedOutcome, counted: RunSummary) throws {
         // The runner named each input as its output folder (`RunInput.withUniqueNames`).
         let folder = item.archiveName
         switch item.outcome {
         case .archiveFailed(let reason):
             summary.failedArchives += 1
+            shards?.discardInput(item.archiveNumber)
             try append([Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: item.index, reason: reason)])
             return
         default:
             break
         }
-        let index = item.index ?? 0
         if currentArchive != item.archiveNumber {
             currentArchive = item.archiveNumber
+            archiveRowsStart = manifestBytes
+            archiveStartSummary = counted
             for pass in orderedPasses { pass.beginArchive() }
         }
+        switch item.outcome {
+        case .copied(let bytes):
+            try shards?.add(input: item.archiveNumber, rawName: item.rawName, data: bytes)
+            summary.copiedMembers += 1
+            return
+        case .inputEnded:
+            try shards?.finishInput(item.archiveNumber)
+            return
+        default:
+            break
+        }
+        let index = item.index ?? 0
         let path = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: item.rawName, index: index)
         summary.entries += 1
         let rows: [[String]]
@@ -91,7 +113,11 @@ final class OrderedWriter: EntryWriter {
             }
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
-            if let image = rendered.image {
+            if let image = rendered.image, let shards {
+                // In place of the entry, under its own name; the shard is named when the input ends.
+                try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
+                imagePath = shards.path(ofInput: item.archiveNumber)
+            } else if let image = rendered.image {
                 imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
@@ -118,6 +144,9 @@ final class OrderedWriter: EntryWriter {
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
+            if shards != nil {
+                summary.leftOutOfShards.append(.init(archive: item.archiveName, index: index, name: item.entryName, reason: reason))
+            }
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
             for pass in orderedPasses { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
@@ -132,7 +161,7 @@ final class OrderedWriter: EntryWriter {
             for pass in orderedPasses { pass.apply(to: &replay) }
             rows = record.rows
             add(record.counts)
-        case .archiveFailed:
+        case .archiveFailed, .copied, .inputEnded:
             return
         }
         try append(rows)
@@ -180,21 +209,51 @@ final class OrderedWriter: EntryWriter {
     }
 
     func finish() throws {
+        // An input not read to its end (the run was stopped) has no shard, nor rows.
+        if let note = dropOpenShard() { summary.notes.append(note) }
         try sink.finish()
         try manifest.close()
     }
 
+    /// The redacted shard being written, if any, is removed (and one of
+    /// its name an earlier run left: this manifest does not list it), and
+    /// the manifest and counts are cut back to before its input's rows.
+    /// Returns a note saying so.
+    private func dropOpenShard() -> String? {
+        guard let shards, let input = shards.openInput else { return nil }
+        shards.discardInput(input)
+        let rowsStart = input == currentArchive ? archiveRowsStart : manifestBytes
+        do {
+            try manifest.truncate(to: rowsStart)
+        } catch {
+            return "\(shards.path(ofInput: input)) is not written and the manifest could not be cut back (\(error))"
+        }
+        manifestBytes = rowsStart
+        if input == currentArchive {
+            // Count only what the manifest lists (skipped entries stay listed in run.json).
+            var restored = archiveStartSummary
+            restored.skipped = summary.skipped
+            restored.interrupted = summary.interrupted
+            restored.notes = summary.notes
+            summary = restored
+        }
+        return "\(shards.path(ofInput: input)) is not written (its input was not read to the end); the manifest lists none of its entries"
+    }
+
     /// After a write failure, instead of `finish()`: what was written stays
     /// consistent. When the sink loses its files (an output tar), the
-    /// manifest is cut back to its header and the returned note says so.
+    /// manifest is cut back to its header and the returned note says so;
+    /// when a redacted shard was being written, it is removed and the
+    /// manifest is cut back to before its input's rows.
     func abandon() -> String? {
-        guard sink.abandon() else { return nil }
+        let note = dropOpenShard()
+        guard sink.abandon() else { return note }
         do {
             try manifest.truncate(to: manifestHeaderBytes)
         } catch {
-            return "\(TarSink.fileName) is not written and the manifest could not be cut back (\(error))"
+            return (note.map { $0 + "; " } ?? "") + "\(TarSink.fileName) is not written and the manifest could not be cut back (\(error))"
         }
-        return "\(TarSink.fileName) is not written; the manifest lists no entries"
+        return (note.map { $0 + "; " } ?? "") + "\(TarSink.fileName) is not written; the manifest lists no entries"
     }
 
     /// Appends whole rows: a write that fails part-way (disk full) is cut

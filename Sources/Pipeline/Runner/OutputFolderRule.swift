@@ -11,8 +11,9 @@ import Foundation
 /// facepipe writes there, ``facepipeNames``, and nothing else, first).
 package enum OutputFolderRule {
     /// Everything facepipe writes at the top of an output folder (a run
-    /// killed while writing an output tar leaves `outputs.tar.partial`).
-    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", "outputs.tar", "outputs.tar.partial", ".cache"]
+    /// killed while writing an output tar leaves `outputs.tar.partial`;
+    /// `redacted` holds `--redacted-shards`' shards).
+    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
 
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading

@@ -25,6 +25,7 @@ public enum PipelineRunner {
         try configuration.validate()
         let inputs = RunInput.withUniqueNames(inputs)
         let steps = try plan.steps(for: configuration.recompute)
+        let shardInputs = configuration.redactedShards ? try RedactedShards.check(plan, inputs: inputs) : nil
         let layout = try OutputLayout.prepare(configuration.outputDirectory)
         let directory: OutputDirectory
         do {
@@ -41,14 +42,17 @@ public enum PipelineRunner {
         let writer: OrderedWriter
         do {
             // Temporary files a killed run left are not the outputs of any entry.
-            for name in ["images", "faces", "crops", ".cache"] { try directory.removeTemporaryFiles(below: name) }
+            for name in ["images", "faces", "crops", RedactedShards.folderName, ".cache"] {
+                try directory.removeTemporaryFiles(below: name)
+            }
             completions = try CompletionStore(root: directory, keep: configuration.resume)
             cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
+            let shards = try shardInputs.map { try RedactedShards(directory: directory, inputs: $0) }
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
-                                       outputSignature: configuration.outputTar ? "tar" : "folder",
-                                       orderedPasses: steps.compactMap { $0.orderedPass?() })
+                                       outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
+                                       orderedPasses: steps.compactMap { $0.orderedPass?() }, shards: shards)
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
@@ -115,7 +119,8 @@ public enum PipelineRunner {
                          writer: some EntryWriter, cache: StageCache?, configuration: RunConfiguration,
                          hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunProvenance.InputInfo]) {
         let pool = ContextPool(workers: configuration.workers,
-                               shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine))
+                               shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine,
+                                                       imagesInEntryFormat: configuration.redactedShards))
         var writeFailure: String?
         var described = inputs.map { RunProvenance.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
@@ -193,6 +198,10 @@ public enum PipelineRunner {
                     hooks.progress(progress)
                     guard let item else {
                         describeSource()
+                        if configuration.redactedShards {
+                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                    entryName: "", rawName: [], index: nil, outcome: .inputEnded) }
+                        }
                         break
                     }
                     let entry: ArchiveEntry
@@ -208,6 +217,14 @@ public enum PipelineRunner {
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
                                                 entryName: name, rawName: rawName, index: index,
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
+                        continue
+                    }
+                    if configuration.redactedShards, ShardMember(name: entry.name, data: entry.data) == .copied {
+                        // Copied members wait in order too: keep the window's bound on memory.
+                        while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
+                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                outcome: .copied(entry.data)) }
                         continue
                     }
                     while !schedule.canStart { await receiveOne() }

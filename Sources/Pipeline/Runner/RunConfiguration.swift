@@ -19,15 +19,20 @@ public struct RunConfiguration: Sendable {
     public var faceEngine: FaceEngineFactory
     /// Write images and JSON into `DIR/outputs.tar` instead of folders.
     public var outputTar: Bool
+    /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
+    /// place of `DIR/images` (``RedactedShards``).
+    public var redactedShards: Bool
     /// Remove another run's results from the output folder before writing
     /// (``OutputFolderRule``); without it such a folder is refused.
     public var overwrite: Bool
 
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
-                faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, overwrite: Bool = false) {
+                faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, redactedShards: Bool = false,
+                overwrite: Bool = false) {
         self.faceEngine = faceEngine
         self.outputTar = outputTar
+        self.redactedShards = redactedShards
         self.overwrite = overwrite
         self.outputDirectory = outputDirectory
         self.workers = workers
@@ -42,6 +47,9 @@ public struct RunConfiguration: Sendable {
         }
         guard !(resume && outputTar) else {
             throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
+        }
+        guard !(resume && redactedShards) else {
+            throw .invalidRunConfiguration("--resume cannot continue redacted shards (a shard is written whole or not at all); rerun without --resume")
         }
         guard !(resume && overwrite) else {
             throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")

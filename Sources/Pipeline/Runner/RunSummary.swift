@@ -19,6 +19,14 @@ public struct RunSummary: Sendable, Codable {
     public var megapixels = 0.0
     /// Non-regular entries (directories, links…), listed.
     public var skipped: [SkippedRecord] = []
+    /// `--redacted-shards`: members that are not images, copied into the shards.
+    public var copiedMembers = 0
+    /// `--redacted-shards`: entries left out of their shard because they
+    /// could not be processed (each also has an error row), in order.
+    public var leftOutOfShards: [SkippedRecord] = []
+    /// What became of outputs the run could not finish (a redacted shard
+    /// whose input was not read to the end).
+    public var notes: [String] = []
     /// The run stopped early on request (Ctrl-C, SIGTERM) or at a write
     /// failure; the manifest holds the entries done so far.
     public var interrupted = false
@@ -51,6 +59,10 @@ public struct RunSummary: Sendable, Codable {
         var parts = ["\(entries) entries", "\(faces) faces (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
         parts.append("\(skipped.count) skipped (listed in run.json)")
+        if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
+        if !leftOutOfShards.isEmpty {
+            parts.append("\(leftOutOfShards.count) \(leftOutOfShards.count == 1 ? "entry" : "entries") left out of the redacted shards (listed in run.json)")
+        }
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
         if damagedRecords > 0 {
@@ -59,6 +71,7 @@ public struct RunSummary: Sendable, Codable {
         if redoneEntries > 0 {
             parts.append("\(redoneEntries) \(redoneEntries == 1 ? "entry" : "entries") redone (outputs missing or changed)")
         }
+        parts += notes
         if writeFailure != nil {
             parts.append("INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
         } else if interrupted {

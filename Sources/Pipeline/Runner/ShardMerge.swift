@@ -145,6 +145,9 @@ public enum ShardMerge {
             result.redoneEntries += summary.redoneEntries
             result.megapixels += summary.megapixels
             result.skipped += summary.skipped
+            result.copiedMembers += summary.copiedMembers
+            result.leftOutOfShards += summary.leftOutOfShards
+            result.notes += summary.notes
             result.interrupted = result.interrupted || summary.interrupted
             if let failure = summary.writeFailure { result.writeFailure = (result.writeFailure.map { $0 + "; " } ?? "") + failure }
         }

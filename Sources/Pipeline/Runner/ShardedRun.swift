@@ -40,6 +40,9 @@ public enum ShardedRun {
     public static func run(_ plan: CompiledPipeline, arguments: [String], shard: Shard, out: URL,
                            configuration: RunConfiguration, toolVersion: String,
                            hooks: RunHooks = RunHooks()) async throws -> Outcome {
+        guard !configuration.redactedShards else {
+            throw ShardError.invalid("--redacted-shards cannot be combined with --shard (a task's redacted shards would be resumed entry by entry); run anonymize with --redacted-shards on each task's own inputs instead")
+        }
         let assignment = try assignment(arguments, count: shard.count)
         let folder = folder(shard, in: out)
         let models = plan.faceModels.models.map { "\($0.fileName) \($0.sha256)" }

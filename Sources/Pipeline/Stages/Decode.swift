@@ -29,6 +29,7 @@ public struct Decode: Stage {
         let decoded = try decoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))
         var out = Frame<Phase.Decoded>(image: decoded.image, record: frame.record)
         out.record.exifOrientation = decoded.orientation.rawValue
+        out.record.sourceFormat = decoded.format
         out.record.width = decoded.uprightWidth
         out.record.height = decoded.uprightHeight
         out.record.warnings += decoded.warnings

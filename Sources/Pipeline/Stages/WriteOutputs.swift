@@ -27,8 +27,10 @@ public struct WriteOutputs: Stage {
     }
 
     public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
-        let image = try images.encode.map { try $0(frame.image) }
+        // `--redacted-shards`: a PNG entry stays PNG (the runner checked that `images` is a JPEG).
+        let format = context.shared.imagesInEntryFormat && frame.record.sourceFormat == .png ? ImageOutputFormat.png : images
+        let image = try format.encode.map { try $0(frame.image) }
         let json = faceJSON ? FaceJSONEncoder.encode(frame.record) : nil
-        return RenderedEntry(record: frame.record, image: image, imageExtension: images.fileExtension, faceJSON: json)
+        return RenderedEntry(record: frame.record, image: image, imageExtension: format.fileExtension, faceJSON: json)
     }
 }
