@@ -34,7 +34,8 @@ public final class RowStreamingInterpreter {
 
     public let model: Model
     /// The streamed outputs, in the order the plan computes them (for the
-    /// short-range detector: classificator and regressor at stride 8, then at stride 16).
+    /// short-range detector: scores at stride 8 and 16, then boxes at
+    /// stride 8 and 16; heights round up, e.g. 63 rows at stride 16 for 1000).
     public let heads: [Head]
     /// Input rows written per band (the last band may be shorter).
     public let bandRows: Int
