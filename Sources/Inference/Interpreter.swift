@@ -43,20 +43,7 @@ public final class Interpreter {
     /// Runs step `index` of the plan.
     @inline(__always)
     func invokeStep(_ index: Int) {
-        let arena = self.arena
-        let constants = model.constants.base
-        switch model.plan.steps[index] {
-        case let .convolution(s): Kernels.convolution(s, arena: arena, constants: constants)
-        case let .depthwise(s): Kernels.depthwise(s, arena: arena, constants: constants)
-        case let .maxPool(s): Kernels.maxPool(s, arena: arena)
-        case let .add(s): Kernels.add(s, arena: arena, constants: constants)
-        case let .activation(s): Kernels.activation(s, arena: arena, constants: constants)
-        case let .pad(s): Kernels.pad(s, arena: arena)
-        case let .copy(s): Kernels.copy(s, arena: arena)
-        case let .concatenation(s): Kernels.concatenation(s, arena: arena)
-        case let .resizeBilinear(s): Kernels.resizeBilinear(s, arena: arena)
-        case let .depthToSpace(s): Kernels.depthToSpace(s, arena: arena)
-        }
+        model.plan.steps[index].run(arena: arena, constants: model.constants.base)
     }
 
     /// Copies `inputs` in (sizes checked), invokes, and returns copies of all outputs.

@@ -24,6 +24,12 @@ struct ModelBench: ParsableCommand {
     @Option(name: .customLong("input"), help: "Raw float32 input files (default: seeded uniform values in [-1, 1)).")
     var inputs: [String] = []
 
+    @Flag(help: "Run the model rows at a time (RowStreamingInterpreter: input bands in, head rows out) instead of whole tensors.")
+    var stream = false
+
+    @Option(help: "With --stream: input rows per band.")
+    var bandRows = 16
+
     @Option(name: .customLong("input-size"),
             help: "Re-plan a fully convolutional image model for a WIDTHxHEIGHT input first (e.g. 304x240, an accurate-mode canvas).")
     var inputSize: String?
@@ -41,34 +47,50 @@ struct ModelBench: ParsableCommand {
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
-            let interpreter = try Interpreter(model: prepared)
+            var values: [[Float]] = []
             if inputs.isEmpty {
                 var state: UInt64 = 0x5EED
-                for index in prepared.inputs.indices {
-                    interpreter.withInput(index) { buffer in
-                        for k in buffer.indices {
-                            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                            buffer[k] = Float(state >> 40) / 8_388_608 - 1
-                        }
-                    }
+                for input in prepared.inputs {
+                    values.append((0..<input.elementCount).map { _ in
+                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                        return Float(state >> 40) / 8_388_608 - 1
+                    })
                 }
             } else {
                 guard inputs.count == prepared.inputs.count else {
                     throw InferenceError("the model has \(prepared.inputs.count) input(s); got \(inputs.count) --input")
                 }
                 for (index, path) in inputs.enumerated() {
-                    let values = try ModelCommandSupport.readTensor(path, for: prepared.inputs[index], index: index)
-                    interpreter.withInput(index) { _ = $0.update(from: values) }
+                    values.append(try ModelCommandSupport.readTensor(path, for: prepared.inputs[index], index: index))
                 }
             }
-            for _ in 0..<warmup { interpreter.invoke() }
+            let invoke: () -> Void
+            var interpreter: Interpreter?
+            if stream {
+                guard !profile else { throw InferenceError("--profile times whole-tensor steps; it does not combine with --stream") }
+                let streaming = try RowStreamingInterpreter(model: prepared, bandRows: bandRows)
+                let rowFloats = prepared.inputs[0].shape.dropFirst(2).reduce(1, *)
+                let input = values[0]
+                invoke = {
+                    streaming.run { rows, buffer in
+                        _ = buffer.update(fromContentsOf: input[(rows.lowerBound * rowFloats)..<(rows.upperBound * rowFloats)])
+                    } output: { _, _, _ in }
+                }
+                print("stream_arena_floats=\(streaming.arenaFloatCount) whole_arena_floats=\(prepared.statistics.arenaFloats) band_rows=\(bandRows)")
+            } else {
+                let whole = try Interpreter(model: prepared)
+                for (index, input) in values.enumerated() { whole.withInput(index) { _ = $0.update(from: input) } }
+                invoke = whole.invoke
+                interpreter = whole
+            }
+            for _ in 0..<warmup { invoke() }
             var times: [Double] = [], cpuTimes: [Double] = []
             times.reserveCapacity(iterations)
             cpuTimes.reserveCapacity(iterations)
             let clock = ContinuousClock()
             for _ in 0..<iterations {
                 let cpuStart = Self.threadCPUMilliseconds()
-                let elapsed = clock.measure { interpreter.invoke() }
+                let elapsed = clock.measure { invoke() }
                 cpuTimes.append(Self.threadCPUMilliseconds() - cpuStart)
                 times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
             }
@@ -84,7 +106,7 @@ struct ModelBench: ParsableCommand {
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
             print(String(format: "cpu_median_ms=%.4f", middle(cpuTimes)))
-            if profile { printProfile(interpreter, prepared) }
+            if profile, let interpreter { printProfile(interpreter, prepared) }
             print(String(format: "median_ms=%.4f", median))
         }
     }

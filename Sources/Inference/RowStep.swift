@@ -1,0 +1,138 @@
+/// A plan step that can compute its output a band of rows at a time: the
+/// tensors it reads (by their offset in the whole-tensor plan's arena),
+/// how its output rows depend on each, and the same step rewritten for a
+/// window of output rows (`window`), run by the unchanged kernels.
+///
+/// Row-wise kinds: CONV_2D, DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
+/// their `WindowGeometry`; a fused residual row for row), ADD and
+/// activations (row for row), PAD of a batch-1 tensor (rows shifted by the
+/// rows padded before). Other kinds (COPY, CONCATENATION, RESIZE_BILINEAR,
+/// DEPTH_TO_SPACE) are not row-wise: `init` returns nil. A new step kind
+/// whose output rows follow a `RowDependency` plugs in here.
+struct RowStep {
+    struct Read {
+        /// Offset of the tensor in the whole-tensor plan's arena.
+        var offset: Int
+        var dependency: RowDependency
+    }
+
+    let step: Step
+    /// Input 0 is the main input; a fused residual or an ADD's right operand follows.
+    let reads: [Read]
+    /// Offset of the output tensor in the whole-tensor plan's arena.
+    let output: Int
+
+    init?(_ step: Step) {
+        self.step = step
+        switch step {
+        case let .convolution(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+                + (s.epilogue.residual.map { [Read(offset: $0, dependency: .identity)] } ?? [])
+            output = s.output
+        case let .depthwise(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+                + (s.epilogue.residual.map { [Read(offset: $0, dependency: .identity)] } ?? [])
+            output = s.output
+        case let .maxPool(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+            output = s.output
+        case let .add(s):
+            reads = [Read(offset: s.lhs, dependency: .identity), Read(offset: s.rhs, dependency: .identity)]
+            output = s.output
+        case let .activation(s):
+            reads = [Read(offset: s.input, dependency: .identity)]
+            output = s.output
+        case let .pad(s):
+            guard s.inShape.0 == 1, s.outShape.0 == 1, s.before.0 == 0 else { return nil }
+            reads = [Read(offset: s.input, dependency: RowDependency(kernel: 1, stride: 1, padTop: s.before.1))]
+            output = s.output
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+            return nil
+        }
+    }
+
+    /// The output's rows, given those of the reads (nil when the reads do
+    /// not have the shapes the step expects).
+    func outputRows(reads shapes: [TensorRows]) -> TensorRows? {
+        func windowed(_ g: WindowGeometry, _ e: Epilogue?) -> TensorRows? {
+            guard shapes[0] == TensorRows(height: g.inHeight, width: g.inWidth, channels: g.inChannels) else { return nil }
+            if let e, e.residual != nil {
+                guard shapes[1] == TensorRows(height: g.outHeight, width: g.outWidth, channels: e.residualChannels ?? g.outChannels) else { return nil }
+            }
+            return TensorRows(height: g.outHeight, width: g.outWidth, channels: g.outChannels)
+        }
+        switch step {
+        case let .convolution(s): return windowed(s.geometry, s.epilogue)
+        case let .depthwise(s): return windowed(s.geometry, s.epilogue)
+        case let .maxPool(s): return windowed(s.geometry, nil)
+        case let .add(s):
+            guard shapes[0] == shapes[1], shapes[0].channels == s.channels, shapes[0].height * shapes[0].rowFloats == s.count else { return nil }
+            return shapes[0]
+        case let .activation(s):
+            guard shapes[0].channels == s.channels, shapes[0].height * shapes[0].rowFloats == s.count else { return nil }
+            return shapes[0]
+        case let .pad(s):
+            guard shapes[0] == TensorRows(height: s.inShape.1, width: s.inShape.2, channels: s.inShape.3) else { return nil }
+            return TensorRows(height: s.outShape.1, width: s.outShape.2, channels: s.outShape.3)
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+            return nil
+        }
+    }
+
+    /// The step computing output rows `rows` (not empty) only, for an
+    /// output of `outputRowFloats` floats per row: read `i`'s rows
+    /// `readRows[i]` (`dependency.inputRows(for: rows, …)`) start at arena
+    /// offset `readOffsets[i]`, output row `rows.lowerBound` goes to `output`.
+    /// Zero padding stays only where the window reaches past the tensor's
+    /// top or bottom; `scratch` replaces the AVX-512 depthwise scratch offset.
+    func window(_ rows: Range<Int>, outputRowFloats: Int, readRows: [Range<Int>], readOffsets: [Int], output: Int, scratch: Int) -> Step {
+        /// The window's geometry: its rows, and the top padding left above its first input row.
+        func windowed(_ g: WindowGeometry) -> WindowGeometry {
+            var g = g
+            g.inHeight = readRows[0].count
+            g.outHeight = rows.count
+            g.padTop += readRows[0].lowerBound - rows.lowerBound * g.strideHeight
+            return g
+        }
+        switch step {
+        case var .convolution(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            if s.epilogue.residual != nil { s.epilogue.residual = readOffsets[1] }
+            return .convolution(s)
+        case var .depthwise(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            if s.epilogue.residual != nil { s.epilogue.residual = readOffsets[1] }
+            if s.kernel == .dwconv3x3s1_4rows_avx512 { s.scratch = scratch }
+            return .depthwise(s)
+        case var .maxPool(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            return .maxPool(s)
+        case var .add(s):
+            s.lhs = readOffsets[0]
+            s.rhs = readOffsets[1]
+            s.output = output
+            s.count = outputRowFloats * rows.count
+            return .add(s)
+        case var .activation(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.count = outputRowFloats * rows.count
+            return .activation(s)
+        case var .pad(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.inShape.1 = readRows[0].count
+            s.before.1 += readRows[0].lowerBound - rows.lowerBound
+            s.outShape.1 = rows.count
+            return .pad(s)
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+            preconditionFailure("not a row-wise step")
+        }
+    }
+}

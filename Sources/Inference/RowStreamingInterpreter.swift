@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a fully convolutional `Model` rows at a time: the caller writes
+/// the input a band of rows at a time, and receives each head (the tensors
+/// the row-wise part of the network ends in, `RowStreamingGraph`) a band
+/// of finished rows at a time, in order, each row once. The values are
+/// bit for bit those of `Interpreter` on the same model: every step runs
+/// its usual kernel on a window of output rows, with the real rows above
+/// and below the window in place of padding.
+///
+/// Each tensor lives in a row buffer holding only the rows its readers
+/// still need; when a buffer fills, its live rows move to its front.
+/// Buffer sizes come from a dry run of the schedule at `init`, so memory
+/// grows with the input's width, not its height. One arena, allocated
+/// once; `run` allocates nothing, and runs any number of images of the
+/// planned size. Not `Sendable`: one per worker (the `Model` is shared).
+public final class RowStreamingInterpreter {
+    /// A streamed output: `height` rows of `width` pixels of `channels` floats (NHWC).
+    public struct Head: Sendable, Equatable {
+        public var height: Int
+        public var width: Int
+        public var channels: Int
+
+        public init(height: Int, width: Int, channels: Int) {
+            self.height = height
+            self.width = width
+            self.channels = channels
+        }
+    }
+
+    public let model: Model
+    /// The streamed outputs, in the order the plan computes them (for the
+    /// short-range detector: scores at stride 8 and 16, then boxes at
+    /// stride 8 and 16; heights round up, e.g. 63 rows at stride 16 for 1000).
+    public let heads: [Head]
+    /// Input rows written per band (the last band may be shorter).
+    public let bandRows: Int
+    /// Floats in the arena: every row buffer, the depthwise scratch and the read slack.
+    public var arenaFloatCount: Int { memory.count }
+
+    private let graph: RowStreamingGraph
+    private let memory: ArenaMemory
+    /// Per tensor: arena offset of its buffer and its capacity in rows.
+    private let base: [Int], capacity: [Int]
+    private let scratch: Int
+    /// Per tensor: the row at the front of its buffer.
+    private var start: [Int]
+    /// Reused per window (no allocation in `run`).
+    private var readRows: [Range<Int>] = [], readOffsets: [Int] = []
+
+    /// - Parameters:
+    ///   - model: a model planned at the full input size (`Model.resized(inputShape:)`).
+    ///   - bandRows: input rows per band; more rows mean fewer, longer kernel calls and larger buffers.
+    /// - Throws: `InferenceError` when the model has no row-wise part
+    ///   (`RowStreamingGraph`) or the arena cannot be mapped.
+    public init(model: Model, bandRows: Int = 16) throws {
+        guard bandRows >= 1 else { throw InferenceError("bandRows must be at least 1, got \(bandRows)") }
+        let graph = try RowStreamingGraph(plan: model.plan, input: model.inputs[0])
+        self.model = model
+        self.graph = graph
+        self.bandRows = bandRows
+        heads = graph.heads.map { tensor in
+            let rows = graph.tensors[tensor].rows
+            return Head(height: rows.height, width: rows.width, channels: rows.channels)
+        }
+        start = Array(repeating: 0, count: graph.tensors.count)
+        // The dry run: the largest span of rows each buffer must hold at once.
+        var spans = start
+        Self.schedule(graph, bandRows: bandRows) { tensor, keep, end, _ in
+            spans[tensor] = max(spans[tensor], end - keep)
+        } compute: { _, _ in }
+        // Twice the span: live rows move to the front at most once per span of rows written.
+        capacity = spans.map { 2 * max($0, 1) }
+        var offsets: [Int] = [], size = 0
+        for (tensor, rows) in capacity.enumerated() {
+            offsets.append(size)
+            size += (rows * graph.tensors[tensor].rows.rowFloats + 15) / 16 * 16
+        }
+        base = offsets
+        scratch = size
+        var scratchFloats = 0
+        for step in graph.steps {
+            if case let .depthwise(d) = step.row.step, d.kernel == .dwconv3x3s1_4rows_avx512 {
+                scratchFloats = max(scratchFloats, Kernels.depthwise3x3s1AVX512Scratch(d.geometry))
+            }
+        }
+        memory = try ArenaMemory(floats: size + (scratchFloats + 15) / 16 * 16 + Kernels.readSlack)
+        readRows.reserveCapacity(4)
+        readOffsets.reserveCapacity(4)
+    }
+
+    /// Streams one input through the network.
+    ///
+    /// - Parameters:
+    ///   - input: writes input rows `rows` (NHWC, `width · channels` floats
+    ///     per row) into the buffer; called for consecutive bands from row 0.
+    ///   - output: receives head `head`'s finished rows `rows` (valid during
+    ///     the call only); each head's rows arrive once, in order, as soon
+    ///     as they are computed, interleaved with other heads and input bands.
+    public func run(input: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<Float>) throws -> Void,
+                    output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+        for index in start.indices { start[index] = 0 }
+        let arena = memory.base, constants = model.constants.base
+        try Self.schedule(graph, bandRows: bandRows) { tensor, keep, end, produced in
+            self.makeRoom(tensor, keep: keep, end: end, produced: produced)
+        } compute: { tensor, rows in
+            let rowFloats = self.graph.tensors[tensor].rows.rowFloats
+            let at = self.offset(tensor, row: rows.lowerBound)
+            guard let producer = self.graph.tensors[tensor].producer else {
+                try input(rows, UnsafeMutableBufferPointer(start: arena + at, count: rows.count * rowFloats))
+                return
+            }
+            self.computeWindow(producer, rows, at: at, arena: arena, constants: constants)
+            if let head = self.graph.tensors[tensor].head {
+                try output(head, rows, UnsafeBufferPointer(start: arena + at, count: rows.count * rowFloats))
+            }
+        }
+    }
+
+    /// Arena offset of row `row` of `tensor` (in its buffer now).
+    private func offset(_ tensor: Int, row: Int) -> Int {
+        base[tensor] + (row - start[tensor]) * graph.tensors[tensor].rows.rowFloats
+    }
+
+    /// Before rows up to `end` of `tensor` are written: when they would run
+    /// past its buffer, moves rows `keep..<produced` (those still read) to the front.
+    private func makeRoom(_ tensor: Int, keep: Int, end: Int, produced: Int) {
+        guard end - start[tensor] > capacity[tensor] else { return }
+        precondition(end - keep <= capacity[tensor], "row buffer of tensor \(tensor) too small for rows \(keep)..<\(end)")
+        let rowFloats = graph.tensors[tensor].rows.rowFloats
+        let front = memory.base + base[tensor]
+        memmove(front, front + (keep - start[tensor]) * rowFloats, (produced - keep) * rowFloats * MemoryLayout<Float>.stride)
+        start[tensor] = keep
+    }
+
+    /// Runs streamed step `index` on its output rows `rows`, written at arena offset `at`.
+    private func computeWindow(_ index: Int, _ rows: Range<Int>, at: Int, arena: UnsafeMutablePointer<Float>,
+                               constants: UnsafePointer<Float>) {
+        let step = graph.steps[index]
+        readRows.removeAll(keepingCapacity: true)
+        readOffsets.removeAll(keepingCapacity: true)
+        for (k, read) in step.reads.enumerated() {
+            let needed = step.row.reads[k].dependency.inputRows(for: rows, inputHeight: graph.tensors[read].rows.height)
+            precondition(needed.lowerBound >= start[read], "rows \(needed) of tensor \(read) are no longer in its buffer")
+            readRows.append(needed)
+            readOffsets.append(offset(read, row: needed.lowerBound))
+        }
+        step.row.window(rows, outputRowFloats: graph.tensors[step.output].rows.rowFloats, readRows: readRows, readOffsets: readOffsets,
+                        output: at, scratch: scratch).run(arena: arena, constants: constants)
+    }
+
+    /// The schedule, shared by the dry run and `run`: passes of one input
+    /// band, then every step in plan order on all the output rows its reads
+    /// allow. Before rows `..<end` of a tensor are written, `reserve(tensor,
+    /// keep, end, produced)` is told the first row its readers still need
+    /// and the rows written so far; then `compute(tensor, rows)` writes
+    /// them (tensor 0: the input band).
+    private static func schedule(_ graph: RowStreamingGraph, bandRows: Int,
+                                 reserve: (_ tensor: Int, _ keep: Int, _ end: Int, _ produced: Int) -> Void,
+                                 compute: (_ tensor: Int, _ rows: Range<Int>) throws -> Void) rethrows {
+        var produced = [Int](repeating: 0, count: graph.tensors.count)
+        let tensors = graph.tensors
+        func keep(_ tensor: Int) -> Int {
+            var first = produced[tensor]
+            for (step, read) in tensors[tensor].consumers {
+                let s = graph.steps[step]
+                first = min(first, s.row.reads[read].dependency.firstNeededRow(
+                    next: produced[s.output], inputHeight: tensors[tensor].rows.height, outputHeight: tensors[s.output].rows.height))
+            }
+            return first
+        }
+        func write(_ tensor: Int, through end: Int) throws {
+            reserve(tensor, keep(tensor), end, produced[tensor])
+            try compute(tensor, produced[tensor]..<end)
+            produced[tensor] = end
+        }
+        let inputHeight = tensors[0].rows.height
+        while true {
+            var progressed = false
+            if produced[0] < inputHeight {
+                try write(0, through: min(inputHeight, produced[0] + bandRows))
+                progressed = true
+            }
+            for step in graph.steps {
+                let height = tensors[step.output].rows.height
+                var end = height
+                for (k, read) in step.reads.enumerated() {
+                    end = min(end, step.row.reads[k].dependency.computableRows(
+                        available: produced[read], inputHeight: tensors[read].rows.height, outputHeight: height))
+                }
+                guard end > produced[step.output] else { continue }
+                try write(step.output, through: end)
+                progressed = true
+            }
+            if !progressed { break }
+        }
+        for (tensor, description) in tensors.enumerated() {
+            precondition(produced[tensor] == description.rows.height, "the row schedule left tensor \(tensor) unfinished")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Inference
+import Testing
+import _TestSupport
+
+/// `RowStreamingInterpreter` against `Interpreter` on the same model: every
+/// streamed head row carries the whole-tensor run's bits.
+@Suite struct RowStreamingTests {
+    /// Streams `input` (NHWC floats of the model's input) and returns each head's rows
+    /// assembled in order, checking they arrive once, in order, in bands of whole rows.
+    static func stream(_ streaming: RowStreamingInterpreter, _ input: [Float]) throws -> [[Float]] {
+        let shape = streaming.model.inputs[0].shape
+        let rowFloats = shape[2] * shape[3]
+        var nextInputRow = 0
+        var heads = streaming.heads.map { _ in [Float]() }
+        var nextRow = streaming.heads.map { _ in 0 }
+        var misplaced: [String] = []
+        streaming.run { rows, buffer in
+            if rows.lowerBound != nextInputRow || buffer.count != rows.count * rowFloats { misplaced.append("input \(rows)") }
+            nextInputRow = rows.upperBound
+            for (k, value) in input[(rows.lowerBound * rowFloats)..<(rows.upperBound * rowFloats)].enumerated() { buffer[k] = value }
+        } output: { head, rows, values in
+            let description = streaming.heads[head]
+            if rows.lowerBound != nextRow[head] || rows.isEmpty || values.count != rows.count * description.width * description.channels {
+                misplaced.append("head \(head) \(rows)")
+            }
+            nextRow[head] = rows.upperBound
+            heads[head].append(contentsOf: values)
+        }
+        #expect(misplaced.isEmpty, "bands out of order or of the wrong size: \(misplaced.prefix(5))")
+        #expect(nextInputRow == shape[1])
+        #expect(nextRow == streaming.heads.map(\.height), "heads not streamed to their last row")
+        return heads
+    }
+
+    /// Where two float arrays first differ in bits (nil: identical), without
+    /// a collection diff of thousands of elements in a failure message.
+    static func firstDifference(_ a: [Float], _ b: [Float]) -> String? {
+        guard a.count == b.count else { return "\(a.count) values, expected \(b.count)" }
+        guard let k = a.indices.first(where: { a[$0].bitPattern != b[$0].bitPattern }) else { return nil }
+        return "element \(k): \(a[k]), expected \(b[k])"
+    }
+
+    static func random(_ count: Int, seed: UInt64) -> [Float] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { _ in generator.unitFloat() * 2 - 1 }
+    }
+
+    /// The 128×128 astronaut photo repeated over `height × width`, scaled to [-1, 1] like the detector's input.
+    static func photo(height: Int, width: Int) throws -> [Float] {
+        let pixels = try Fixtures.bytes(Fixtures.url("inference/astronaut_128.u8"))
+        var values = [Float](repeating: 0, count: height * width * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<3 { values[(y * width + x) * 3 + c] = Float(pixels[((y % 128) * 128 + x % 128) * 3 + c]) / 127.5 - 1 }
+            }
+        }
+        return values
+    }
+
+    static let shortRange = "face_detection_short_range.tflite"
+
+    struct Shape: CustomTestStringConvertible, Sendable {
+        var height: Int, width: Int
+        var testDescription: String { "\(height)×\(width)" }
+    }
+
+    static let shapes = [Shape(height: 384, width: 384), Shape(height: 1000, width: 384), Shape(height: 752, width: 1040),
+                         Shape(height: 2000, width: 512), Shape(height: 400, width: 208)]
+
+    /// The short-range detector's four heads, in plan order (scores at
+    /// stride 8 and 16, then boxes at stride 8 and 16), each (flattened by
+    /// its RESHAPE) the slice of the graph outputs it becomes: regressors =
+    /// stride-8 ++ stride-16 boxes, classificators the same for scores.
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: shapes, ParityTests.widths)
+    func shortRangeHeadsMatchWholeTensorRun(_ shape: Shape, kernels: KernelSet) throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange), kernels: kernels)
+        let model = try declared.resized(inputShape: [1, shape.height, shape.width, 3])
+        let streaming = try RowStreamingInterpreter(model: model)
+        // Heights round up: SAME convolutions of stride 2.
+        let (h8, w8) = ((shape.height + 7) / 8, (shape.width + 7) / 8)
+        let (h16, w16) = ((shape.height + 15) / 16, (shape.width + 15) / 16)
+        #expect(streaming.heads == [.init(height: h8, width: w8, channels: 2), .init(height: h16, width: w16, channels: 6),
+                                    .init(height: h8, width: w8, channels: 32), .init(height: h16, width: w16, channels: 96)])
+        let whole = try Interpreter(model: model)
+        #expect(model.outputs.map(\.name) == ["regressors", "classificators"])
+        for (name, input) in [("random", Self.random(model.inputs[0].elementCount, seed: 15)),
+                              ("photo", try Self.photo(height: shape.height, width: shape.width))] {
+            let expected = try whole.run([input])
+            let heads = try Self.stream(streaming, input)
+            #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil, "\(name): regressor heads")
+            #expect(Self.firstDifference(heads[0] + heads[1], expected[1]) == nil, "\(name): classificator heads")
+        }
+    }
+
+    /// One-operator models whose output is the head, streamed one to seven
+    /// input rows at a time: every kernel family on windows that start and
+    /// end anywhere, with and without zero padding at the top and bottom.
+    struct Layer: CustomTestStringConvertible, Sendable {
+        var name: String
+        var model: TinyConvModel
+        var testDescription: String { name }
+    }
+
+    static let layers: [Layer] = {
+        var layers: [Layer] = []
+        for (kernel, stride, padding) in [(3, 1, Int8(0)), (3, 2, 0), (5, 1, 0), (5, 2, 0), (3, 1, 1), (3, 2, 1), (2, 2, 1), (1, 1, 0)] {
+            for outChannels in [8, 16, 24, 32, 40] {
+                layers.append(Layer(name: "conv \(kernel)x\(kernel)/\(stride) \(padding == 0 ? "SAME" : "VALID") 12→\(outChannels)",
+                                    model: .convolution(height: 37, width: 21, inChannels: 12, outChannels: outChannels,
+                                                        kernel: kernel, stride: stride, padding: padding, activation: 1, seed: 7)))
+            }
+            for channels in [8, 24, 28] where kernel != 2 {
+                layers.append(Layer(name: "depthwise \(kernel)x\(kernel)/\(stride) \(padding == 0 ? "SAME" : "VALID") \(channels)",
+                                    model: .depthwise(height: 35, width: 27, channels: channels, kernel: kernel, stride: stride,
+                                                      padding: padding, activation: 3, seed: 9)))
+            }
+        }
+        layers.append(Layer(name: "depthwise 7x7/1 SAME 16",
+                            model: .depthwise(height: 33, width: 19, channels: 16, kernel: 7, stride: 1, padding: 0, activation: 0, seed: 4)))
+        return layers
+    }()
+
+    @Test(arguments: layers, ParityTests.widths)
+    func singleLayersMatchWholeTensorRun(_ layer: Layer, kernels: KernelSet) throws {
+        let model = try Model(bytes: layer.model.serialized(), kernels: kernels)
+        let expected = try Interpreter(model: model).run([Self.random(model.inputs[0].elementCount, seed: 3)])[0]
+        for band in [1, 2, 3, 7, 64] {
+            let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
+            #expect(streaming.heads.count == 1)
+            // Twice: the second run reuses the buffers the first left behind.
+            for seed in [UInt64(5), 3] {
+                let input = Self.random(model.inputs[0].elementCount, seed: seed)
+                let heads = try Self.stream(streaming, input)
+                if seed == 3 { #expect(Self.firstDifference(heads[0], expected) == nil, "band \(band)") }
+            }
+        }
+    }
+
+    /// Buffers hold a few rows per tensor: 4000 input rows take about the
+    /// arena of 1000, far below the whole-tensor plan's.
+    @Test(.enabled(if: Fixtures.modelsAvailable))
+    func arenaDoesNotGrowWithHeight() throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange))
+        let short = try RowStreamingInterpreter(model: declared.resized(inputShape: [1, 1000, 384, 3]))
+        let tallModel = try declared.resized(inputShape: [1, 4000, 384, 3])
+        let tall = try RowStreamingInterpreter(model: tallModel)
+        #expect(Double(tall.arenaFloatCount) <= 1.25 * Double(short.arenaFloatCount))
+        #expect(tall.arenaFloatCount * 8 < tallModel.statistics.arenaFloats)
+    }
+
+    struct Stop: Error {}
+
+    @Test(.enabled(if: Fixtures.modelsAvailable))
+    func errorsStopTheRun() throws {
+        let model = try Model(contentsOf: Fixtures.model(Self.shortRange)).resized(inputShape: [1, 256, 128, 3])
+        #expect(throws: InferenceError.self) { try RowStreamingInterpreter(model: model, bandRows: 0) }
+        let streaming = try RowStreamingInterpreter(model: model)
+        var outputs = 0
+        #expect(throws: Stop.self) {
+            try streaming.run { rows, _ in if rows.lowerBound >= 128 { throw Stop() } } output: { _, _, _ in outputs += 1 }
+        }
+        #expect(outputs > 0)
+        // A stopped run leaves the interpreter usable.
+        let input = Self.random(model.inputs[0].elementCount, seed: 1)
+        let heads = try Self.stream(streaming, input)
+        let expected = try Interpreter(model: model).run([input])
+        #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil)
+    }
+}
