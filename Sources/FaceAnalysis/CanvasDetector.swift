@@ -7,16 +7,24 @@ import Inference
 /// to the largest canvas. The arena stays for the worker's lifetime:
 /// releasing it after each picture (tried) saved no peak memory once malloc
 /// arenas were capped, and re-faulting its pages cost 10 % more CPU on the
-/// bench archive. One per `FaceAnalyzer`, so not `Sendable`.
+/// bench archive. One per `FaceAnalyzer` and ``DetectorArithmetic``, so
+/// not `Sendable`. With `.int8FirstLayer` the canvases are planned with an
+/// int8 first convolution (`FirstConvolution.int8`) and fed the level
+/// image's bytes.
 final class CanvasDetector {
     let model: Model
     let configuration: DetectorConfiguration
+    let arithmetic: DetectorArithmetic
     private var plans: [SIMD2<Int>: Model] = [:]
+    /// The first plan made, which later sizes are resized from, sharing
+    /// its packed weights (an int8 plan packs its own).
+    private var firstPlan: Model?
     private var interpreter: Interpreter?
 
-    init(model: Model, configuration: DetectorConfiguration) {
+    init(model: Model, configuration: DetectorConfiguration, arithmetic: DetectorArithmetic) {
         self.model = model
         self.configuration = configuration
+        self.arithmetic = arithmetic
     }
 
     /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
@@ -26,9 +34,17 @@ final class CanvasDetector {
         do { try interpreter.switchModel(to: sized) } catch {
             throw .inference(model: configuration.modelFile, message: "\(error)")
         }
-        interpreter.withInput(0) { input in
-            TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
-                               valueScale: 2 / 255, valueOffset: -1, into: input)
+        switch arithmetic {
+        case .float32:
+            interpreter.withInput(0) { input in
+                TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
+                                   valueScale: 2 / 255, valueOffset: -1, into: input)
+            }
+        case .int8FirstLayer:
+            // The same canvas as bytes: black (0) outside the level image, where the float canvas has −1.
+            interpreter.withByteInput { input in
+                TensorSampler.cropBytes(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height, into: input)
+            }
         }
         interpreter.invoke()
         let anchors = configuration.anchorCount(width: canvas.width, height: canvas.height)
@@ -70,10 +86,15 @@ final class CanvasDetector {
         let key = SIMD2(width, height)
         if let cached = plans[key] { return cached }
         let sized: Model
-        do { sized = try model.resized(inputShape: [1, height, width, 3]) } catch {
+        do {
+            let shape = [1, height, width, 3]
+            sized = try firstPlan?.resized(inputShape: shape)
+                ?? model.resized(inputShape: shape, firstConvolution: arithmetic.firstConvolution)
+        } catch {
             throw .inference(model: configuration.modelFile, message: "planning a \(width)×\(height) canvas: \(error)")
         }
         plans[key] = sized
+        if firstPlan == nil { firstPlan = sized }
         return sized
     }
 }

@@ -28,6 +28,10 @@ struct ModelBench: ParsableCommand {
             help: "Re-plan a fully convolutional image model for a WIDTHxHEIGHT input first (e.g. 304x240, an accurate-mode canvas).")
     var inputSize: String?
 
+    @Option(name: .customLong("first-convolution"),
+            help: "float32, or int8: plan the first layer on the input's bytes (an image model whose first operator is a CONV_2D; random bytes in).")
+    var firstConvolution: FirstConvolution = .float32
+
     static func threadCPUMilliseconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
@@ -41,8 +45,20 @@ struct ModelBench: ParsableCommand {
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
+            if firstConvolution != prepared.firstConvolution {
+                guard inputs.isEmpty else { throw InferenceError("--input takes float tensors; --first-convolution int8 runs on random bytes") }
+                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution)
+            }
             let interpreter = try Interpreter(model: prepared)
-            if inputs.isEmpty {
+            if prepared.firstConvolution == .int8 {
+                var state: UInt64 = 0x5EED
+                interpreter.withByteInput { buffer in
+                    for k in buffer.indices {
+                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                        buffer[k] = UInt8(truncatingIfNeeded: state >> 56)
+                    }
+                }
+            } else if inputs.isEmpty {
                 var state: UInt64 = 0x5EED
                 for index in prepared.inputs.indices {
                     interpreter.withInput(index) { buffer in
@@ -79,7 +95,8 @@ struct ModelBench: ParsableCommand {
             }
             let median = middle(times)
             let mean = times.reduce(0, +) / Double(times.count)
-            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)")
+            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
+                  + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : ""))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
@@ -129,3 +146,5 @@ struct ModelBench: ParsableCommand {
         }
     }
 }
+
+extension FirstConvolution: ExpressibleByArgument {}
