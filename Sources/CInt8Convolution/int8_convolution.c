@@ -159,29 +159,47 @@ AVX2_TARGET static inline void store8_avx2(const facepipe_qconv_params *p, __m25
     }
 }
 
+/// `T` pixels (`pixel_step` apart) × one block of `LANES` channels from
+/// `c`: one accumulator per pixel, so `T` independent sums are in flight
+/// and each weight vector is loaded once for all of them. With a mask
+/// (border windows, `T` = 1) Q is summed the same way.
+#define QCONV_BLOCK(VEC, ZERO, BCAST, DOT, LOADQ, STORE, T)                                                         \
+    do {                                                                                                            \
+        VEC acc[T], q = ZERO();                                                                                     \
+        for (int t = 0; t < (T); t++) acc[t] = ZERO();                                                              \
+        for (int32_t ky = 0; ky < KH; ky++) {                                                                       \
+            const int8_t *w = p->weights + ((intptr_t)ky * G * O8 + c) * 4;                                         \
+            const uint8_t *x = pixels + ky * r->row_step;                                                           \
+            for (int32_t g = 0; g < G; g++) {                                                                       \
+                const int8_t *wg = w + (intptr_t)g * O8 * 4;                                                        \
+                for (int t = 0; t < (T); t++) {                                                                     \
+                    acc[t] = DOT(acc[t], BCAST((int32_t)load32(x + t * r->pixel_step + 4 * g)), wg);                \
+                }                                                                                                   \
+                if ((T) == 1 && r->mask) q = DOT(q, BCAST((int32_t)load32(r->mask + ky * r->row_step + 4 * g)), wg); \
+            }                                                                                                       \
+        }                                                                                                           \
+        if ((T) > 1 || !r->mask) q = LOADQ(p->weight_sums + c);                                                     \
+        for (int t = 0; t < (T); t++) STORE(p, acc[t], q, c, out + (intptr_t)t * O + c, O - c);                    \
+    } while (0)
+
+#define AVX2_BCAST(v) _mm256_set1_epi32(v)
+#define AVX2_LOADQ(q) _mm256_loadu_si256((const __m256i *)(q))
+#define AVX512_BCAST(v) _mm512_set1_epi32(v)
+#define AVX512_LOADQ(q) _mm512_loadu_si512((const void *)(q))
+
+/// A run: tiles of `TILE` pixels, then single pixels; 8-lane channel blocks.
 AVX2_TARGET static void run_avx2(const facepipe_qconv_params *p, const qconv_run *r) {
     const int32_t G = groups_per_row(p), O = p->out_channels, O8 = padded_channels(p), KH = p->kernel_height;
-    for (int32_t i = 0; i < r->count; i++) {
+    int32_t i = 0;
+    for (; i + 4 <= r->count; i += 4) {
         const uint8_t *pixels = r->pixels + i * r->pixel_step;
         float *out = r->output + (intptr_t)i * O;
-        for (int32_t c = 0; c < O8; c += 8) {
-            __m256i a = _mm256_setzero_si256(), q = _mm256_setzero_si256();
-            for (int32_t ky = 0; ky < KH; ky++) {
-                const uint8_t *x = pixels + ky * r->row_step;
-                const int8_t *w = p->weights + ((intptr_t)ky * G * O8 + c) * 4;
-                for (int32_t g = 0; g < G; g++) {
-                    a = dot8_avx2(a, _mm256_set1_epi32((int32_t)load32(x + 4 * g)), w + (intptr_t)g * O8 * 4);
-                }
-                if (r->mask) {
-                    const uint8_t *m = r->mask + ky * r->row_step;
-                    for (int32_t g = 0; g < G; g++) {
-                        q = dot8_avx2(q, _mm256_set1_epi32((int32_t)load32(m + 4 * g)), w + (intptr_t)g * O8 * 4);
-                    }
-                }
-            }
-            if (!r->mask) q = _mm256_loadu_si256((const __m256i *)(p->weight_sums + c));
-            store8_avx2(p, a, q, c, out + c, O - c);
-        }
+        for (int32_t c = 0; c < O8; c += 8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, dot8_avx2, AVX2_LOADQ, store8_avx2, 4);
+    }
+    for (; i < r->count; i++) {
+        const uint8_t *pixels = r->pixels + i * r->pixel_step;
+        float *out = r->output + (intptr_t)i * O;
+        for (int32_t c = 0; c < O8; c += 8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, dot8_avx2, AVX2_LOADQ, store8_avx2, 1);
     }
 }
 
@@ -215,51 +233,28 @@ AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, 
     _mm512_mask_storeu_ps(out, lanes, y);
 }
 
-/// One AVX-512 run: 16 channels per vector, an 8-channel last block on
-/// 256-bit vectors. `DOT16`/`DOT8` sum four taps into each 32-bit lane.
+/// One AVX-512 run: tiles of 8 pixels, then single pixels; 16 channels
+/// per vector, an 8-channel last block on 256-bit vectors. `DOT16`/`DOT8`
+/// sum four taps into each 32-bit lane.
 #define DEFINE_AVX512_RUN(NAME, TARGET, DOT16, DOT8)                                                                    \
     TARGET static void NAME(const facepipe_qconv_params *p, const qconv_run *r) {                                      \
         const int32_t G = groups_per_row(p), O = p->out_channels, O8 = padded_channels(p), KH = p->kernel_height;      \
-        for (int32_t i = 0; i < r->count; i++) {                                                                        \
+        int32_t i = 0;                                                                                                  \
+        for (; i + 8 <= r->count; i += 8) {                                                                             \
             const uint8_t *pixels = r->pixels + i * r->pixel_step;                                                      \
             float *out = r->output + (intptr_t)i * O;                                                                   \
             int32_t c = 0;                                                                                              \
-            for (; c + 16 <= O8; c += 16) {                                                                             \
-                __m512i a = _mm512_setzero_si512(), q = _mm512_setzero_si512();                                         \
-                for (int32_t ky = 0; ky < KH; ky++) {                                                                   \
-                    const uint8_t *x = pixels + ky * r->row_step;                                                       \
-                    const int8_t *w = p->weights + ((intptr_t)ky * G * O8 + c) * 4;                                     \
-                    for (int32_t g = 0; g < G; g++) {                                                                   \
-                        a = DOT16(a, _mm512_set1_epi32((int32_t)load32(x + 4 * g)), w + (intptr_t)g * O8 * 4);          \
-                    }                                                                                                   \
-                    if (r->mask) {                                                                                      \
-                        const uint8_t *m = r->mask + ky * r->row_step;                                                  \
-                        for (int32_t g = 0; g < G; g++) {                                                               \
-                            q = DOT16(q, _mm512_set1_epi32((int32_t)load32(m + 4 * g)), w + (intptr_t)g * O8 * 4);      \
-                        }                                                                                               \
-                    }                                                                                                   \
-                }                                                                                                       \
-                if (!r->mask) q = _mm512_loadu_si512((const void *)(p->weight_sums + c));                               \
-                store16_avx512(p, a, q, c, out + c, O - c);                                                             \
-            }                                                                                                           \
-            if (c < O8) {                                                                                               \
-                __m256i a = _mm256_setzero_si256(), q = _mm256_setzero_si256();                                         \
-                for (int32_t ky = 0; ky < KH; ky++) {                                                                   \
-                    const uint8_t *x = pixels + ky * r->row_step;                                                       \
-                    const int8_t *w = p->weights + ((intptr_t)ky * G * O8 + c) * 4;                                     \
-                    for (int32_t g = 0; g < G; g++) {                                                                   \
-                        a = DOT8(a, _mm256_set1_epi32((int32_t)load32(x + 4 * g)), w + (intptr_t)g * O8 * 4);           \
-                    }                                                                                                   \
-                    if (r->mask) {                                                                                      \
-                        const uint8_t *m = r->mask + ky * r->row_step;                                                  \
-                        for (int32_t g = 0; g < G; g++) {                                                               \
-                            q = DOT8(q, _mm256_set1_epi32((int32_t)load32(m + 4 * g)), w + (intptr_t)g * O8 * 4);       \
-                        }                                                                                               \
-                    }                                                                                                   \
-                }                                                                                                       \
-                if (!r->mask) q = _mm256_loadu_si256((const __m256i *)(p->weight_sums + c));                            \
-                store8_avx2(p, a, q, c, out + c, O - c);                                                                \
-            }                                                                                                           \
+            for (; c + 16 <= O8; c += 16)                                                                               \
+                QCONV_BLOCK(__m512i, _mm512_setzero_si512, AVX512_BCAST, DOT16, AVX512_LOADQ, store16_avx512, 8);       \
+            if (c < O8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, DOT8, AVX2_LOADQ, store8_avx2, 8);       \
+        }                                                                                                               \
+        for (; i < r->count; i++) {                                                                                     \
+            const uint8_t *pixels = r->pixels + i * r->pixel_step;                                                      \
+            float *out = r->output + (intptr_t)i * O;                                                                   \
+            int32_t c = 0;                                                                                              \
+            for (; c + 16 <= O8; c += 16)                                                                               \
+                QCONV_BLOCK(__m512i, _mm512_setzero_si512, AVX512_BCAST, DOT16, AVX512_LOADQ, store16_avx512, 1);       \
+            if (c < O8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, DOT8, AVX2_LOADQ, store8_avx2, 1);       \
         }                                                                                                               \
     }
 
