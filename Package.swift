@@ -71,7 +71,11 @@ let package = Package(
         // MARK: Inference
         .target(name: "TFLite", swiftSettings: fuzzed),
         .target(name: "InferenceWide", swiftSettings: wideSwift),
-        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures"], swiftSettings: simdSwift),
+        // The int8 first-layer kernels: C intrinsics (VNNI, vpmaddubsw), each
+        // function compiled for its own instruction set through target
+        // attributes, so the target takes no -march flag.
+        .target(name: "CInt8Convolution"),
+        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures", "CInt8Convolution"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
         .target(name: "FaceAnalysis", dependencies: [

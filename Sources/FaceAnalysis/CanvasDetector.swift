@@ -1,79 +1,162 @@
 import ImageCore
 import Inference
 
-/// The detector run on accurate mode's canvases (`DetectorConfiguration.canvas`): the model is
-/// planned once per canvas size (sharing the packed weights, see
-/// `Model.resized`) and all sizes run on one interpreter whose arena grows
-/// to the largest canvas. The arena stays for the worker's lifetime:
-/// releasing it after each picture (tried) saved no peak memory once malloc
-/// arenas were capped, and re-faulting its pages cost 10 % more CPU on the
-/// bench archive. One per `FaceAnalyzer`, so not `Sendable`.
+/// The detector run on accurate mode's canvases (`DetectorConfiguration.canvas`):
+/// a canvas spans its level's whole height, so the model, planned at the
+/// canvas's size (sharing the packed weights, see `Model.resized`), runs
+/// on it a band of rows at a time (`RowStreamingInterpreter`) and each
+/// finished row of the output grids is decoded as it comes. Memory follows
+/// the canvas width, not its height. The streaming interpreters of the
+/// last few canvas sizes stay for the worker's lifetime (pictures of one
+/// size reuse theirs), all on the largest arena one of them needed. With
+/// `.int8FirstLayer` the canvases are planned with an int8 first
+/// convolution (`FirstConvolution.int8`) and fed the level image's bytes.
+/// One per `FaceAnalyzer` and ``DetectorArithmetic``, so not `Sendable`.
 final class CanvasDetector {
     let model: Model
     let configuration: DetectorConfiguration
-    private var plans: [SIMD2<Int>: Model] = [:]
-    private var interpreter: Interpreter?
+    let arithmetic: DetectorArithmetic
+    /// The first plan made, which later sizes are resized from, sharing
+    /// its packed weights (an int8 plan packs its own).
+    private var firstPlan: Model?
+    /// Streaming interpreters by canvas size, most recently used last.
+    private var streams: [(size: SIMD2<Int>, interpreter: RowStreamingInterpreter)] = []
+    /// Interpreters kept: a picture's levels have different sizes, and a
+    /// run's pictures often share theirs.
+    static let keptSizes = 8
+    /// Input rows sampled per band.
+    static let bandRows = 16
 
-    init(model: Model, configuration: DetectorConfiguration) {
+    init(model: Model, configuration: DetectorConfiguration, arithmetic: DetectorArithmetic) {
         self.model = model
         self.configuration = configuration
+        self.arithmetic = arithmetic
     }
 
     /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
     func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
-        let interpreter = try self.interpreterForAnySize()
-        let sized = try plan(width: canvas.width, height: canvas.height)
-        do { try interpreter.switchModel(to: sized) } catch {
-            throw .inference(model: configuration.modelFile, message: "\(error)")
-        }
-        interpreter.withInput(0) { input in
-            TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
-                               valueScale: 2 / 255, valueOffset: -1, into: input)
-        }
-        interpreter.invoke()
-        let anchors = configuration.anchorCount(width: canvas.width, height: canvas.height)
-        guard let regressorIndex = sized.outputs.firstIndex(where: { $0.elementCount == anchors * 16 }),
-              let scoreIndex = sized.outputs.firstIndex(where: { $0.elementCount == anchors }) else {
-            throw .unexpectedModelShape(model: configuration.modelFile,
-                                        detail: "at \(canvas.width)×\(canvas.height) the outputs \(sized.outputs) do not hold \(anchors) anchors")
-        }
-        let decoded = interpreter.withOutput(regressorIndex) { regressors in
-            interpreter.withOutput(scoreIndex) { scores in
-                Result { () throws(FaceAnalysisError) in
-                    try DetectionDecoder.decodeGrid(regressors: regressors, classificators: scores, width: canvas.width, height: canvas.height,
-                                                    configuration: configuration, minScore: minScore)
-                }
+        let interpreter = try self.interpreter(width: canvas.width, height: canvas.height)
+        let layers = try outputLayers(of: interpreter, canvas: canvas)
+        var grids = layers.map { GridRows(layer: $0) }
+        var found: [NormalizedDetection] = []
+        func output(_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) {
+            for index in grids.indices where grids[index].layer.scoresHead == head || grids[index].layer.regressorsHead == head {
+                grids[index].receive(head: head, rows: rows, values: values)
+                grids[index].decodeReadyRows(minScore: minScore, into: &found)
             }
         }
-        return try decoded.get()
+        switch arithmetic {
+        case .float32:
+            interpreter.run(input: { rows, input in
+                TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
+                                   valueScale: 2 / 255, valueOffset: -1, into: input)
+            }, output: output)
+        case .int8FirstLayer:
+            // The same canvas as bytes: black (0) outside the level image, where the float canvas has −1.
+            interpreter.runBytes(input: { rows, input in
+                TensorSampler.cropBytes(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
+                                        into: input)
+            }, output: output)
+        }
+        return found
     }
 
-    /// The interpreter, created with the arena of the largest canvas so that
-    /// it never grows: a growing arena would leave freed blocks of every
-    /// intermediate size behind in the allocator.
-    private func interpreterForAnySize() throws(FaceAnalysisError) -> Interpreter {
-        if let interpreter { return interpreter }
-        let side = DetectionRegionPlan.maximumCanvasSide
-        do {
-            let made = try Interpreter(model: try plan(width: side, height: side))
-            interpreter = made
-            return made
-        } catch let error as FaceAnalysisError {
-            throw error
-        } catch {
-            throw .inference(model: configuration.modelFile, message: "\(error)")
+    /// One output layer of the detector: the heads holding its scores and its regressors.
+    struct OutputLayer {
+        var stride: Int, anchorsPerCell: Int, columns: Int
+        var scoresHead: Int, regressorsHead: Int
+    }
+
+    /// Matches the streamed heads to `configuration`'s layers by shape.
+    private func outputLayers(of interpreter: RowStreamingInterpreter, canvas: DetectionRegionPlan.Canvas) throws(FaceAnalysisError) -> [OutputLayer] {
+        var layers: [OutputLayer] = []
+        for (stride, perCell) in zip(configuration.strides, configuration.anchorsPerCell) {
+            let rows = canvas.height / stride, columns = canvas.width / stride
+            func head(channels: Int) -> Int? {
+                interpreter.heads.firstIndex { $0.height == rows && $0.width == columns && $0.channels == channels }
+            }
+            guard let scores = head(channels: perCell), let regressors = head(channels: perCell * 16) else {
+                throw .unexpectedModelShape(model: configuration.modelFile,
+                                            detail: "at \(canvas.width)×\(canvas.height) the streamed outputs \(interpreter.heads) hold no \(columns)×\(rows) grid of \(perCell) anchors")
+            }
+            layers.append(OutputLayer(stride: stride, anchorsPerCell: perCell, columns: columns, scoresHead: scores, regressorsHead: regressors))
+        }
+        return layers
+    }
+
+    /// The streamed rows of one layer's scores and regressors not decoded
+    /// yet: the two heads finish their rows at different times.
+    struct GridRows {
+        let layer: OutputLayer
+        private var scores: [Float] = [], regressors: [Float] = []
+        /// The grid row at the front of `scores` and `regressors`.
+        private var nextRow = 0
+
+        init(layer: OutputLayer) { self.layer = layer }
+
+        mutating func receive(head: Int, rows: Range<Int>, values: UnsafeBufferPointer<Float>) {
+            if head == layer.scoresHead {
+                precondition(rows.lowerBound == nextRow + scores.count / rowScores, "score rows out of order")
+                scores.append(contentsOf: values)
+            } else {
+                precondition(rows.lowerBound == nextRow + regressors.count / (16 * rowScores), "regressor rows out of order")
+                regressors.append(contentsOf: values)
+            }
+        }
+
+        private var rowScores: Int { layer.columns * layer.anchorsPerCell }
+
+        /// Decodes every row both heads have delivered, then forgets it.
+        mutating func decodeReadyRows(minScore: Float, into found: inout [NormalizedDetection]) {
+            let n = rowScores
+            let ready = nextRow + min(scores.count / n, regressors.count / (16 * n))
+            guard ready > nextRow else { return }
+            scores.withUnsafeBufferPointer { s in
+                regressors.withUnsafeBufferPointer { r in
+                    for row in nextRow..<ready {
+                        let i = (row - nextRow) * n
+                        DetectionDecoder.decodeGridRow(scores: UnsafeBufferPointer(rebasing: s[i..<(i + n)]),
+                                                       regressors: UnsafeBufferPointer(rebasing: r[(16 * i)..<(16 * (i + n))]),
+                                                       row: row, stride: layer.stride, anchorsPerCell: layer.anchorsPerCell,
+                                                       minScore: minScore, into: &found)
+                    }
+                }
+            }
+            scores.removeFirst((ready - nextRow) * n)
+            regressors.removeFirst((ready - nextRow) * 16 * n)
+            nextRow = ready
         }
     }
 
-    /// The model planned for a `width × height` input, cached per size.
-    func plan(width: Int, height: Int) throws(FaceAnalysisError) -> Model {
-        let key = SIMD2(width, height)
-        if let cached = plans[key] { return cached }
-        let sized: Model
-        do { sized = try model.resized(inputShape: [1, height, width, 3]) } catch {
+    /// The streaming interpreter for a `width × height` canvas: reused when
+    /// one of the last `keptSizes` sizes, else planned (`Model.resized`
+    /// shares the packed weights) and made on the largest arena kept; when
+    /// it needs a larger one, the others are let go with theirs.
+    private func interpreter(width: Int, height: Int) throws(FaceAnalysisError) -> RowStreamingInterpreter {
+        let size = SIMD2(width, height)
+        if let index = streams.firstIndex(where: { $0.size == size }) {
+            let kept = streams.remove(at: index)
+            streams.append(kept)
+            return kept.interpreter
+        }
+        // All sizes share the largest arena so far: one worker runs one canvas at a time.
+        let largest = streams.max { $0.interpreter.arenaFloatCount < $1.interpreter.arenaFloatCount }?.interpreter
+        let made: RowStreamingInterpreter
+        do {
+            let shape = [1, height, width, 3]
+            let sized = try firstPlan?.resized(inputShape: shape) ?? model.resized(inputShape: shape, firstConvolution: arithmetic.firstConvolution)
+            if firstPlan == nil { firstPlan = sized }
+            made = try RowStreamingInterpreter(model: sized, bandRows: Self.bandRows, sharing: largest)
+        } catch {
             throw .inference(model: configuration.modelFile, message: "planning a \(width)×\(height) canvas: \(error)")
         }
-        plans[key] = sized
-        return sized
+        if made.arenaFloatCount > (largest?.arenaFloatCount ?? 0) {
+            // A new, larger arena: the others' would stay mapped beside it.
+            streams.removeAll()
+        } else if streams.count == Self.keptSizes {
+            streams.removeFirst()
+        }
+        streams.append((size, made))
+        return made
     }
 }

@@ -36,18 +36,22 @@ import ImageCore
 /// canvases); otherwise it reads the picture itself (MediaPipe's exact
 /// letterbox).
 ///
-/// The detector is fully convolutional, so a level is not cut
-/// into fixed-size tiles but covered by a few **canvases**: plain crops of the
-/// level image of up to `maximumCanvasSide` pixels a side, sized to the
-/// level in multiples of `canvasGranularity` (the network's total stride),
-/// each run once through the detector planned at that size. Along an axis
-/// longer than one canvas, canvases overlap by at least `canvasOverlap`
-/// pixels, more than the largest face the level serves (56 px), so such a
-/// face lies wholly inside one canvas; detections within
-/// `innerEdgeMargin` of an inner canvas edge are dropped (the cut face is
-/// found whole in the neighbour) and the rest are merged across canvases
-/// and levels by weighted NMS. A level shorter than a canvas gets one
-/// canvas, centred, black outside the level image.
+/// The detector is fully convolutional, so a level is not cut into
+/// fixed-size tiles: it is covered by **canvases** that span the level's
+/// whole height and up to `maximumCanvasWidth` pixels of its width, sized
+/// in multiples of `canvasGranularity` (the network's total stride). The
+/// detector runs on a canvas a band of rows at a time
+/// (`RowStreamingInterpreter`), so its memory follows the canvas width,
+/// not its height, and it reads each level pixel about once (1.04× for a
+/// 2000-px wide level in two canvases; the 384×384 canvases overlapping on
+/// both axes used before read 1.45×). Where a level is wider than one
+/// canvas, canvases overlap by at least `canvasOverlap` pixels, more than
+/// the largest face the level serves (56 px), so such a face lies wholly
+/// inside one canvas; detections within `innerEdgeMargin` of an inner
+/// canvas edge are dropped (the cut face is found whole in the neighbour)
+/// and the rest are merged across canvases and levels by weighted NMS. A
+/// canvas larger than its level (sizes round up to the granularity) is
+/// centred on it, black outside the level image.
 package struct DetectionRegionPlan: Sendable, Equatable {
     /// An image the detector samples: level 0 is the picture itself, each
     /// later level a smaller area-averaged copy of the one before.
@@ -77,17 +81,17 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         /// canvas larger than its level is centred on it).
         package var x: Int
         package var y: Int
-        /// Multiples of `canvasGranularity`, at most `maximumCanvasSide`.
+        /// Multiples of `canvasGranularity`; the width at most `maximumCanvasWidth`.
         package var width: Int
         package var height: Int
         package var level: Int
-        /// Edges that lie inside the level image (a face cut there is dropped).
-        package var innerLeft = false, innerTop = false, innerRight = false, innerBottom = false
+        /// Side edges that lie inside the level image (a face cut there is
+        /// dropped); top and bottom are always the level's own.
+        package var innerLeft = false, innerRight = false
 
-        package init(x: Int, y: Int, width: Int, height: Int, level: Int,
-                     innerLeft: Bool = false, innerTop: Bool = false, innerRight: Bool = false, innerBottom: Bool = false) {
+        package init(x: Int, y: Int, width: Int, height: Int, level: Int, innerLeft: Bool = false, innerRight: Bool = false) {
             self.x = x; self.y = y; self.width = width; self.height = height; self.level = level
-            self.innerLeft = innerLeft; self.innerTop = innerTop; self.innerRight = innerRight; self.innerBottom = innerBottom
+            self.innerLeft = innerLeft; self.innerRight = innerRight
         }
     }
 
@@ -107,12 +111,12 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// Canvas sides are multiples of this: the canvas detector's total
     /// stride (short range: its deepest map is 8×8 at 128).
     package static let canvasGranularity = DetectorConfiguration.canvas.totalStride
-    /// The longest canvas side: detector arena memory grows with the
-    /// canvas area (13.6 MB of activations at 384×384, 9.4 MB at 320×320).
-    /// Measured on the labelled eval set, 320 lost AP (0.884 against 0.896
-    /// at 384, 0.899 with 192-px tiles): more canvas borders, fewer views
-    /// of each face.
-    package static let maximumCanvasSide = 384
+    /// The widest canvas: the streamed detector's row buffers grow with
+    /// the width (about 23 MB at 1056 px in bands of 16 rows, against
+    /// 13.6 MB for the whole 384×384 canvas before), while neighbouring
+    /// canvases overlap by `canvasOverlap`. 1056 px splits pictures up to
+    /// 2048 px wide into two canvases.
+    package static let maximumCanvasWidth = 1056
     /// Least overlap of neighbouring canvases, in level pixels: above the
     /// largest face a level serves (`2·reliableFacePixels`).
     package static let canvasOverlap = 64
@@ -198,12 +202,12 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         Level(width: max(Int((Float(width) / scale).rounded()), 1), height: max(Int((Float(height) / scale).rounded()), 1))
     }
 
-    /// Canvas spans along one axis of `extent` level pixels: (origin, size).
+    /// Canvas spans across `extent` level pixels of width: (origin, size).
     /// One centred canvas when the extent fits, else the fewest canvases of
     /// one common size overlapping by at least `canvasOverlap`, placed
     /// mirror-symmetrically (a mirrored picture gets mirrored canvases).
     package static func canvasSpans(extent: Int) -> [(origin: Int, size: Int)] {
-        let g = canvasGranularity, maximum = maximumCanvasSide, overlap = canvasOverlap
+        let g = canvasGranularity, maximum = maximumCanvasWidth, overlap = canvasOverlap
         let fitted = (max(extent, 1) + g - 1) / g * g
         guard fitted > maximum else { return [(-(fitted - extent) / 2, fitted)] }
         let count = (extent - overlap + (maximum - overlap) - 1) / (maximum - overlap)
@@ -217,17 +221,15 @@ package struct DetectionRegionPlan: Sendable, Equatable {
         }
     }
 
+    /// The canvases of a level: its whole height, in columns of `canvasSpans`.
     static func canvases(width: Int, height: Int, level: Int) -> [Canvas] {
-        let columns = canvasSpans(extent: width), rows = canvasSpans(extent: height)
-        var result: [Canvas] = []
-        for row in rows {
-            for column in columns {
-                result.append(Canvas(x: column.origin, y: row.origin, width: column.size, height: row.size, level: level,
-                                     innerLeft: column.origin > 0, innerTop: row.origin > 0,
-                                     innerRight: column.origin + column.size < width, innerBottom: row.origin + row.size < height))
-            }
+        let g = canvasGranularity
+        let fittedHeight = (max(height, 1) + g - 1) / g * g
+        let y = -(fittedHeight - height) / 2
+        return canvasSpans(extent: width).map { column in
+            Canvas(x: column.origin, y: y, width: column.size, height: fittedHeight, level: level,
+                   innerLeft: column.origin > 0, innerRight: column.origin + column.size < width)
         }
-        return result
     }
 
     /// Maps a detection normalized to `region` into source pixels.
@@ -258,8 +260,6 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// `innerEdgeMargin` of an inner edge of the canvas.
     package static func touchesInnerEdge(_ detection: NormalizedDetection, of canvas: Canvas) -> Bool {
         let margin = innerEdgeMargin
-        return (canvas.innerLeft && detection.xmin < margin) || (canvas.innerTop && detection.ymin < margin)
-            || (canvas.innerRight && detection.xmax > Float(canvas.width) - margin)
-            || (canvas.innerBottom && detection.ymax > Float(canvas.height) - margin)
+        return (canvas.innerLeft && detection.xmin < margin) || (canvas.innerRight && detection.xmax > Float(canvas.width) - margin)
     }
 }

@@ -27,11 +27,16 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     /// Detections below this confidence are dropped (MediaPipe's minimum
     /// detection confidence, default 0.5; values below 0.5 act as 0.5).
     public var minScore: Float
+    /// The arithmetic of the detector on `.accurate` mode's pyramid canvases
+    /// (see ``DetectorArithmetic``); default fp32.
+    public var canvasArithmetic: DetectorArithmetic
 
-    public init(mode: DetectorMode = .fast, minFaceSize: FaceSize = .fraction(0.1), minScore: Float = 0.5) {
+    public init(mode: DetectorMode = .fast, minFaceSize: FaceSize = .fraction(0.1), minScore: Float = 0.5,
+                canvasArithmetic: DetectorArithmetic = .float32) {
         self.mode = mode
         self.minFaceSize = minFaceSize
         self.minScore = minScore
+        self.canvasArithmetic = canvasArithmetic
     }
 
     /// Checks ranges; `FaceAnalyzer.detect` calls it before any work.

@@ -58,7 +58,7 @@ extension FaceAnalyzer {
                     trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: [], skipped: true))
                     continue
                 }
-                let decoded = try canvasDetector().detect(in: levelImage, canvas: canvas,
+                let decoded = try canvasDetector(options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
                                                           minScore: max(minScore, DetectionRegionPlan.canvasMinScore))
                 let kept = WeightedNonMaximumSuppression.apply(decoded).filter { detection in
                     !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)

@@ -10,7 +10,7 @@ import Inference
 public final class FaceAnalyzer {
     public let models: FaceModels
     var detectors: [DetectorMode: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
-    var canvasDetectorInstance: CanvasDetector?
+    var canvasDetectors: [DetectorArithmetic: CanvasDetector] = [:]
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
     /// When set, `detect` records where its CPU went (probes only).
@@ -29,11 +29,12 @@ public final class FaceAnalyzer {
         return made
     }
 
-    /// The detector for canvases of any size (accurate mode's pyramid).
-    func canvasDetector() throws(FaceAnalysisError) -> CanvasDetector {
-        if let canvasDetectorInstance { return canvasDetectorInstance }
-        let made = CanvasDetector(model: try models.model(DetectorConfiguration.canvas.model), configuration: .canvas)
-        canvasDetectorInstance = made
+    /// The detector for canvases of any size (accurate mode's pyramid) in `arithmetic`.
+    func canvasDetector(_ arithmetic: DetectorArithmetic) throws(FaceAnalysisError) -> CanvasDetector {
+        if let existing = canvasDetectors[arithmetic] { return existing }
+        let made = CanvasDetector(model: try models.model(DetectorConfiguration.canvas.model), configuration: .canvas,
+                                  arithmetic: arithmetic)
+        canvasDetectors[arithmetic] = made
         return made
     }
 

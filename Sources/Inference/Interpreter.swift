@@ -23,10 +23,25 @@ public final class Interpreter {
         self.model = model
     }
 
-    /// Writes input `index` (subgraph input order) in place. Traps on an index out of range, like an array.
+    /// Writes input `index` (subgraph input order) in place. Traps on an index out of range, like an array,
+    /// and on a model planned with an `.int8` first convolution (see `withByteInput`).
     public func withInput<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
         precondition(model.inputs.indices.contains(index), "input index \(index) out of range 0..<\(model.inputs.count)")
+        precondition(model.firstConvolution == .float32, "a model planned with an int8 first convolution takes bytes: use withByteInput")
         return try body(UnsafeMutableBufferPointer(start: arena + model.plan.inputOffsets[index], count: model.inputs[index].elementCount))
+    }
+
+    /// Writes the `[1, H, W, C]` input's bytes (NHWC) of a model planned with
+    /// an `.int8` first convolution (`FirstConvolution`), in place: the
+    /// picture's bytes, which the float model would read as `p·(2/255) − 1`.
+    /// Traps on a `.float32` model.
+    public func withByteInput<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        precondition(model.firstConvolution == .int8, "withByteInput needs a model planned with an int8 first convolution")
+        let count = model.inputs[0].elementCount
+        // The bytes take the first quarter of the input tensor's floats.
+        return try (arena + model.plan.inputOffsets[0]).withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeMutableBufferPointer(start: $0, count: count))
+        }
     }
 
     /// Reads output `index` (subgraph output order) after `invoke`.
@@ -48,6 +63,9 @@ public final class Interpreter {
 
     /// Copies `inputs` in (sizes checked), invokes, and returns copies of all outputs.
     public func run(_ inputs: [[Float]]) throws -> [[Float]] {
+        guard model.firstConvolution == .float32 else {
+            throw InferenceError("the model's first convolution is int8: write its input bytes with withByteInput")
+        }
         guard inputs.count == model.inputs.count else {
             throw InferenceError("the model takes \(model.inputs.count) inputs, got \(inputs.count)")
         }

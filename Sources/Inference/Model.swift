@@ -15,6 +15,9 @@ public final class Model: Sendable {
     let file: TFLiteModel
     /// The micro-kernel set the plan chose from (see `KernelSet`).
     public let kernels: KernelSet
+    /// The first convolution's arithmetic: with `.int8` the input is bytes
+    /// (`Interpreter.withByteInput`, see `FirstConvolution`).
+    public let firstConvolution: FirstConvolution
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
@@ -25,24 +28,31 @@ public final class Model: Sendable {
     ///     shape instead of the declared one (see `resized(inputShape:)`).
     ///   - kernels: the micro-kernel set to plan with (`KernelSet.best`
     ///     unless a test compares sets); an unavailable set falls back to `.avx2`.
-    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelSet = .best) throws {
+    ///   - firstConvolution: `.int8` to run the first layer on the
+    ///     picture's bytes (see `FirstConvolution`; throws
+    ///     `InferenceError` when the graph does not start that way).
+    public convenience init(contentsOf url: URL, inputShape: [Int]? = nil, kernels: KernelSet = .best,
+                            firstConvolution: FirstConvolution = .float32) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw InferenceError("cannot read model \(url.path): \(error.localizedDescription)")
         }
-        try self.init(bytes: [UInt8](data), inputShape: inputShape, kernels: kernels)
+        try self.init(bytes: [UInt8](data), inputShape: inputShape, kernels: kernels, firstConvolution: firstConvolution)
     }
 
     /// Parses and plans the model in `bytes`, at its declared input shape or at `inputShape`.
-    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelSet = .best) throws {
+    public convenience init(bytes: [UInt8], inputShape: [Int]? = nil, kernels: KernelSet = .best,
+                            firstConvolution: FirstConvolution = .float32) throws {
         try self.init(file: try TFLiteModel(bytes: bytes), inputShape: inputShape, sharedConstants: nil,
-                      kernels: kernels.isAvailable ? kernels : .avx2)
+                      kernels: kernels.isAvailable ? kernels : .avx2, firstConvolution: firstConvolution)
     }
 
-    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet) throws {
-        var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels)
+    private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet,
+                 firstConvolution: FirstConvolution) throws {
+        var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels,
+                                  firstConvolution: firstConvolution)
         do {
             (plan, constants) = try planner.plan()
         } catch let error as InferenceError where planner.resized {
@@ -50,6 +60,7 @@ public final class Model: Sendable {
         }
         self.file = file
         self.kernels = kernels
+        self.firstConvolution = firstConvolution
         statistics = planner.statistics
         let graph = file.subgraphs[0]
         inputs = graph.inputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
@@ -70,6 +81,41 @@ public final class Model: Sendable {
     ///   longer match because a size does not divide by the network's stride,
     ///   an ambiguous reshape, a model with several inputs).
     public func resized(inputShape: [Int]) throws -> Model {
-        try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels)
+        try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels, firstConvolution: firstConvolution)
+    }
+
+    /// `resized(inputShape:)` with the first convolution's arithmetic
+    /// chosen (see `FirstConvolution`). The packed weights are shared only
+    /// when it is this model's; otherwise the file is planned afresh (resize
+    /// that model for further sizes to share its weights).
+    /// - Throws: as `resized(inputShape:)`, and `InferenceError` when
+    ///   `.int8` is asked of a graph that does not start with a CONV_2D on
+    ///   its 3-channel float input.
+    public func resized(inputShape: [Int], firstConvolution: FirstConvolution) throws -> Model {
+        guard firstConvolution != self.firstConvolution else { return try resized(inputShape: inputShape) }
+        return try Model(file: file, inputShape: inputShape, sharedConstants: nil, kernels: kernels, firstConvolution: firstConvolution)
+    }
+
+    /// This model with its int8 first convolution run by `kernel`, for the
+    /// kernel tester that compares every kernel (the planner picks one per CPU).
+    package func replacingInt8Kernel(with kernel: Int8ConvolutionKernel) -> Model {
+        var plan = self.plan
+        for index in plan.steps.indices {
+            guard case var .int8Convolution(step) = plan.steps[index] else { continue }
+            step.kernel = kernel
+            plan.steps[index] = .int8Convolution(step)
+        }
+        return Model(copying: self, plan: plan)
+    }
+
+    private init(copying other: Model, plan: Plan) {
+        inputs = other.inputs
+        outputs = other.outputs
+        statistics = other.statistics
+        self.plan = plan
+        constants = other.constants
+        file = other.file
+        kernels = other.kernels
+        firstConvolution = other.firstConvolution
     }
 }

@@ -60,6 +60,16 @@ enum Step: Sendable {
         var geometry: WindowGeometry
         var epilogue: Epilogue
     }
+    /// An `.int8` first convolution (`FirstConvolution`): `input` holds the
+    /// picture's bytes, `table` is `Int8ConvolutionWeights`' block.
+    struct Int8Convolution: Sendable {
+        var input: Int, output: Int
+        var kernel: Int8ConvolutionKernel
+        var table: Int
+        var geometry: WindowGeometry
+        /// The activation as a clamp.
+        var lower: Float, upper: Float
+    }
     struct Depthwise: Sendable {
         var input: Int, output: Int
         /// The micro-kernel the planner chose for this step.
@@ -115,6 +125,7 @@ enum Step: Sendable {
     }
 
     case convolution(Convolution)
+    case int8Convolution(Int8Convolution)
     case depthwise(Depthwise)
     case maxPool(MaxPool)
     case add(Binary)
@@ -133,5 +144,7 @@ struct Plan: Sendable {
     /// Floats the arena needs (without the read slack).
     var arenaSize: Int
     var inputOffsets: [Int]
+    /// The arithmetic of the first convolution: with `.int8` input 0 holds bytes.
+    var firstConvolution: FirstConvolution = .float32
     var outputOffsets: [Int]
 }

@@ -30,6 +30,11 @@ extension Planner {
             let count = outShape.reduce(1, *)
             switch node.kind {
             case let .convolution(weights, bias, depthwise, geometry):
+                if firstConvolution == .int8, !depthwise, node.inputs[0] == graph.inputs[0] {
+                    steps.append(try int8Convolution(node, weights: weights, bias: bias, geometry: geometry,
+                                                     input: at(node.inputs[0]), output: output))
+                    continue
+                }
                 let epilogue = Epilogue(
                     bias: try padded(bias.map { try floats($0) } ?? [Float](repeating: 0, count: geometry.outChannels)),
                     first: try place(node.first), residual: node.residual.map(at), residualChannels: node.residualChannels,
@@ -95,7 +100,7 @@ extension Planner {
             steps[index] = .depthwise(d)
         }
         let plan = Plan(steps: steps, arenaSize: layout.size + (scratchFloats + 15) / 16 * 16,
-                        inputOffsets: graph.inputs.map(at), outputOffsets: graph.outputs.map(at))
+                        inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, outputOffsets: graph.outputs.map(at))
         if let sharedConstants {
             guard pool.count + Kernels.readSlack == sharedConstants.count else {
                 throw InferenceError("re-planned constants take \(pool.count) floats, the original plan's \(sharedConstants.count - Kernels.readSlack)")

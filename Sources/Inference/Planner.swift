@@ -25,12 +25,15 @@ struct Planner {
     let sharedConstants: ConstantPool?
     /// The micro-kernels this plan may choose from (`Planner+KernelChoice`).
     let kernels: KernelSet
+    /// The first convolution's arithmetic (`Planner+Int8`).
+    let firstConvolution: FirstConvolution
 
     /// - Parameters:
     ///   - inputShape: `[1, H, W, C]` to plan the (single) input at another spatial size.
     ///   - sharedConstants: the pool of a plan of the same file; constants are then
     ///     laid out but not packed again.
-    init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2) throws {
+    init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2,
+         firstConvolution: FirstConvolution = .float32) throws {
         guard file.subgraphs.count == 1 else {
             throw InferenceError("the model has \(file.subgraphs.count) subgraphs; only single-subgraph models are supported")
         }
@@ -40,6 +43,7 @@ struct Planner {
         self.inputShape = inputShape
         self.sharedConstants = sharedConstants
         self.kernels = kernels
+        self.firstConvolution = firstConvolution
         pool = ConstantPoolBuilder(countingOnly: sharedConstants != nil)
     }
 
@@ -109,6 +113,7 @@ struct Planner {
             shapes[input] = tensor.shape
         }
         if let inputShape { try applyInputShape(inputShape) }
+        if firstConvolution == .int8 { try checkInt8FirstConvolution() }
         // Constants get their declared shapes.
         for index in graph.tensors.indices where shapes[index] == nil && isConstant(index) {
             shapes[index] = graph.tensors[index].shape

@@ -3,7 +3,7 @@
 /// how its output rows depend on each, and the same step rewritten for a
 /// window of output rows (`window`), run by the unchanged kernels.
 ///
-/// Row-wise kinds: CONV_2D, DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
+/// Row-wise kinds: CONV_2D (float or int8 on a byte input), DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
 /// their `WindowGeometry`; a fused residual row for row), ADD and
 /// activations (row for row), PAD of a batch-1 tensor (rows shifted by the
 /// rows padded before). Other kinds (COPY, CONCATENATION, RESIZE_BILINEAR,
@@ -28,6 +28,9 @@ struct RowStep {
         case let .convolution(s):
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
                 + (s.epilogue.residual.map { [Read(offset: $0, dependency: .identity)] } ?? [])
+            output = s.output
+        case let .int8Convolution(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
             output = s.output
         case let .depthwise(s):
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
@@ -55,7 +58,7 @@ struct RowStep {
     /// not have the shapes the step expects).
     func outputRows(reads shapes: [TensorRows]) -> TensorRows? {
         func windowed(_ g: WindowGeometry, _ e: Epilogue?) -> TensorRows? {
-            guard shapes[0] == TensorRows(height: g.inHeight, width: g.inWidth, channels: g.inChannels) else { return nil }
+            guard shapes[0].hasShape(of: TensorRows(height: g.inHeight, width: g.inWidth, channels: g.inChannels)) else { return nil }
             if let e, e.residual != nil {
                 guard shapes[1] == TensorRows(height: g.outHeight, width: g.outWidth, channels: e.residualChannels ?? g.outChannels) else { return nil }
             }
@@ -63,6 +66,7 @@ struct RowStep {
         }
         switch step {
         case let .convolution(s): return windowed(s.geometry, s.epilogue)
+        case let .int8Convolution(s): return shapes[0].bytes ? windowed(s.geometry, nil) : nil
         case let .depthwise(s): return windowed(s.geometry, s.epilogue)
         case let .maxPool(s): return windowed(s.geometry, nil)
         case let .add(s):
@@ -101,6 +105,11 @@ struct RowStep {
             s.geometry = windowed(s.geometry)
             if s.epilogue.residual != nil { s.epilogue.residual = readOffsets[1] }
             return .convolution(s)
+        case var .int8Convolution(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            return .int8Convolution(s)
         case var .depthwise(s):
             s.input = readOffsets[0]
             s.output = output

@@ -44,7 +44,11 @@ struct RowStreamingGraph {
         guard plan.inputOffsets.count == 1, input.shape.count == 4, input.shape[0] == 1 else {
             throw InferenceError("row streaming needs a single [1, H, W, C] input; the model takes \(input.shape)")
         }
-        tensors = [Tensor(rows: TensorRows(height: input.shape[1], width: input.shape[2], channels: input.shape[3]))]
+        let inputRows = TensorRows(height: input.shape[1], width: input.shape[2], channels: input.shape[3], bytes: plan.firstConvolution == .int8)
+        guard !inputRows.bytes || inputRows.rowFloats * 4 == inputRows.width * inputRows.channels else {
+            throw InferenceError("a byte input streams in rows of whole floats; \(inputRows.width)×\(inputRows.channels) bytes per row is not a multiple of 4")
+        }
+        tensors = [Tensor(rows: inputRows)]
         /// The tensor last written at each offset; -1: written by a step that is not streamed.
         var written: [Int: Int] = [plan.inputOffsets[0]: 0]
         var headTensors: Set<Int> = []
@@ -71,7 +75,7 @@ struct RowStreamingGraph {
             case let .concatenation(s): s.inputs.forEach { unstreamedRead($0.offset) }; written[s.output] = -1
             case let .resizeBilinear(s): unstreamedRead(s.input); written[s.output] = -1
             case let .depthToSpace(s): unstreamedRead(s.input); written[s.output] = -1
-            case .convolution, .depthwise, .maxPool, .add, .activation, .pad:
+            case .convolution, .int8Convolution, .depthwise, .maxPool, .add, .activation, .pad:
                 preconditionFailure("a row-wise step kind without a RowStep")
             }
         }

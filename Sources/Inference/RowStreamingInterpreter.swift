@@ -57,7 +57,10 @@ public final class RowStreamingInterpreter {
     ///   - bandRows: input rows per band; more rows mean fewer, longer kernel calls and larger buffers.
     /// - Throws: `InferenceError` when the model has no row-wise part
     ///   (`RowStreamingGraph`) or the arena cannot be mapped.
-    public init(model: Model, bandRows: Int = 16) throws {
+    ///   - sharing: an interpreter of the same thread whose arena this one
+    ///     uses when it is large enough (the two must never run at once), so
+    ///     a worker streaming canvases of many sizes keeps one arena.
+    public init(model: Model, bandRows: Int = 16, sharing: RowStreamingInterpreter? = nil) throws {
         guard bandRows >= 1 else { throw InferenceError("bandRows must be at least 1, got \(bandRows)") }
         let graph = try RowStreamingGraph(plan: model.plan, input: model.inputs[0])
         self.model = model
@@ -88,7 +91,12 @@ public final class RowStreamingInterpreter {
                 scratchFloats = max(scratchFloats, Kernels.depthwise3x3s1AVX512Scratch(d.geometry))
             }
         }
-        memory = try ArenaMemory(floats: size + (scratchFloats + 15) / 16 * 16 + Kernels.readSlack)
+        let needed = size + (scratchFloats + 15) / 16 * 16 + Kernels.readSlack
+        if let shared = sharing?.memory, shared.count >= needed {
+            memory = shared
+        } else {
+            memory = try ArenaMemory(floats: needed)
+        }
         readRows.reserveCapacity(4)
         readOffsets.reserveCapacity(4)
     }
@@ -103,6 +111,29 @@ public final class RowStreamingInterpreter {
     ///     as they are computed, interleaved with other heads and input bands.
     public func run(input: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<Float>) throws -> Void,
                     output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+        precondition(model.firstConvolution == .float32, "a model planned with an int8 first convolution streams bytes: use runBytes(input:output:)")
+        try stream(input: { rows, at in
+            try input(rows, UnsafeMutableBufferPointer(start: at, count: rows.count * self.graph.tensors[0].rows.rowFloats))
+        }, output: output)
+    }
+
+    /// `run` for a model planned with an int8 first convolution
+    /// (`FirstConvolution.int8`): `byteInput` writes input rows `rows` as
+    /// bytes (NHWC, `width · channels` per row), the picture's own.
+    public func runBytes(input byteInput: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<UInt8>) throws -> Void,
+                    output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+        precondition(model.firstConvolution == .int8, "runBytes(input:output:) needs a model planned with an int8 first convolution")
+        let rowBytes = graph.tensors[0].rows.width * graph.tensors[0].rows.channels
+        try stream(input: { rows, at in
+            try UnsafeMutableRawPointer(at).withMemoryRebound(to: UInt8.self, capacity: rows.count * rowBytes) {
+                try byteInput(rows, UnsafeMutableBufferPointer(start: $0, count: rows.count * rowBytes))
+            }
+        }, output: output)
+    }
+
+    /// The schedule run for real: `input` writes input rows at an arena address.
+    private func stream(input: (_ rows: Range<Int>, _ at: UnsafeMutablePointer<Float>) throws -> Void,
+                        output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         for index in start.indices { start[index] = 0 }
         let arena = memory.base, constants = model.constants.base
         try Self.schedule(graph, bandRows: bandRows) { tensor, keep, end, produced in
@@ -111,7 +142,7 @@ public final class RowStreamingInterpreter {
             let rowFloats = self.graph.tensors[tensor].rows.rowFloats
             let at = self.offset(tensor, row: rows.lowerBound)
             guard let producer = self.graph.tensors[tensor].producer else {
-                try input(rows, UnsafeMutableBufferPointer(start: arena + at, count: rows.count * rowFloats))
+                try input(rows, arena + at)
                 return
             }
             self.computeWindow(producer, rows, at: at, arena: arena, constants: constants)

@@ -4,6 +4,7 @@ extension Step {
     func run(arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
         switch self {
         case let .convolution(s): Kernels.convolution(s, arena: arena, constants: constants)
+        case let .int8Convolution(s): Kernels.int8Convolution(s, arena: arena, constants: constants)
         case let .depthwise(s): Kernels.depthwise(s, arena: arena, constants: constants)
         case let .maxPool(s): Kernels.maxPool(s, arena: arena)
         case let .add(s): Kernels.add(s, arena: arena, constants: constants)

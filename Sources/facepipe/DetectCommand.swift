@@ -53,7 +53,8 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let pipeline = Pipelines.detect(DetectFaces(mode, minFaceSize: minFaceSize, minScore: minScore),
+        let pipeline = Pipelines.detect(DetectFaces(mode, minFaceSize: minFaceSize, minScore: minScore,
+                                                    canvasArithmetic: Self.defaults.canvasArithmetic),
                                         minConfidence: minConfidence)
         let plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
         let summary: RunSummary

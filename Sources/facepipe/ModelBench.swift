@@ -34,6 +34,10 @@ struct ModelBench: ParsableCommand {
             help: "Re-plan a fully convolutional image model for a WIDTHxHEIGHT input first (e.g. 304x240, an accurate-mode canvas).")
     var inputSize: String?
 
+    @Option(name: .customLong("first-convolution"),
+            help: "float32, or int8: plan the first layer on the input's bytes (an image model whose first operator is a CONV_2D; random bytes in).")
+    var firstConvolution: FirstConvolution = .float32
+
     static func threadCPUMilliseconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
@@ -47,14 +51,22 @@ struct ModelBench: ParsableCommand {
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
+            if firstConvolution != prepared.firstConvolution {
+                guard inputs.isEmpty else { throw InferenceError("--input takes float tensors; --first-convolution int8 runs on random bytes") }
+                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution)
+            }
             var values: [[Float]] = []
-            if inputs.isEmpty {
-                var state: UInt64 = 0x5EED
+            var bytes: [UInt8] = []
+            var state: UInt64 = 0x5EED
+            func next() -> UInt64 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return state
+            }
+            if prepared.firstConvolution == .int8 {
+                bytes = (0..<prepared.inputs[0].elementCount).map { _ in UInt8(truncatingIfNeeded: next() >> 56) }
+            } else if inputs.isEmpty {
                 for input in prepared.inputs {
-                    values.append((0..<input.elementCount).map { _ in
-                        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                        return Float(state >> 40) / 8_388_608 - 1
-                    })
+                    values.append((0..<input.elementCount).map { _ in Float(next() >> 40) / 8_388_608 - 1 })
                 }
             } else {
                 guard inputs.count == prepared.inputs.count else {
@@ -69,17 +81,29 @@ struct ModelBench: ParsableCommand {
             if stream {
                 guard !profile else { throw InferenceError("--profile times whole-tensor steps; it does not combine with --stream") }
                 let streaming = try RowStreamingInterpreter(model: prepared, bandRows: bandRows)
-                let rowFloats = prepared.inputs[0].shape.dropFirst(2).reduce(1, *)
-                let input = values[0]
-                invoke = {
-                    streaming.run { rows, buffer in
-                        _ = buffer.update(fromContentsOf: input[(rows.lowerBound * rowFloats)..<(rows.upperBound * rowFloats)])
-                    } output: { _, _, _ in }
+                let rowElements = prepared.inputs[0].shape.dropFirst(2).reduce(1, *)
+                if prepared.firstConvolution == .int8 {
+                    invoke = { [bytes] in
+                        streaming.runBytes(input: { rows, buffer in
+                            _ = buffer.update(fromContentsOf: bytes[(rows.lowerBound * rowElements)..<(rows.upperBound * rowElements)])
+                        }, output: { _, _, _ in })
+                    }
+                } else {
+                    let input = values[0]
+                    invoke = {
+                        streaming.run { rows, buffer in
+                            _ = buffer.update(fromContentsOf: input[(rows.lowerBound * rowElements)..<(rows.upperBound * rowElements)])
+                        } output: { _, _, _ in }
+                    }
                 }
                 print("stream_arena_floats=\(streaming.arenaFloatCount) whole_arena_floats=\(prepared.statistics.arenaFloats) band_rows=\(bandRows)")
             } else {
                 let whole = try Interpreter(model: prepared)
-                for (index, input) in values.enumerated() { whole.withInput(index) { _ = $0.update(from: input) } }
+                if prepared.firstConvolution == .int8 {
+                    whole.withByteInput { _ = $0.update(fromContentsOf: bytes) }
+                } else {
+                    for (index, input) in values.enumerated() { whole.withInput(index) { _ = $0.update(from: input) } }
+                }
                 invoke = whole.invoke
                 interpreter = whole
             }
@@ -101,7 +125,8 @@ struct ModelBench: ParsableCommand {
             }
             let median = middle(times)
             let mean = times.reduce(0, +) / Double(times.count)
-            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)")
+            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
+                  + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : ""))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
@@ -151,3 +176,5 @@ struct ModelBench: ParsableCommand {
         }
     }
 }
+
+extension FirstConvolution: ExpressibleByArgument {}

@@ -50,7 +50,7 @@ struct DetectionRegionPlanTests {
         let whole = plan.wholeFrame
         #expect(whole.level == plan.levels.count - 1)
         #expect(whole.square == .letterbox(width: plan.levels[whole.level].width, height: plan.levels[whole.level].height))
-        let g = DetectionRegionPlan.canvasGranularity, maximum = DetectionRegionPlan.maximumCanvasSide
+        let g = DetectionRegionPlan.canvasGranularity, maximum = DetectionRegionPlan.maximumCanvasWidth
         // The least distance from an inner edge at which every point is held: faces up to
         // `canvasOverlap - 2·margin` wide fit wholly inside one canvas away from its cut edges.
         let clearance = Float(DetectionRegionPlan.canvasOverlap) / 2 - 1
@@ -59,11 +59,12 @@ struct DetectionRegionPlanTests {
             let canvases = plan.canvases.filter { $0.level == levelIndex }
             #expect(!canvases.isEmpty)
             for canvas in canvases {
-                #expect(canvas.width % g == 0 && canvas.height % g == 0 && canvas.width <= maximum && canvas.height <= maximum, "\(canvas)")
+                #expect(canvas.width % g == 0 && canvas.height % g == 0 && canvas.width <= maximum, "\(canvas)")
+                // The level's whole height, centred where the granularity rounds it up.
+                #expect(canvas.y <= 0 && canvas.y + canvas.height >= level.height && canvas.height < level.height + g, "\(canvas) on \(level)")
                 // Fitted to the level: padding only up to the next multiple of the granularity.
                 #expect(canvas.width < level.width + g && canvas.height < level.height + g, "\(canvas) on \(level)")
                 #expect(canvas.innerLeft == (canvas.x > 0) && canvas.innerRight == (canvas.x + canvas.width < level.width))
-                #expect(canvas.innerTop == (canvas.y > 0) && canvas.innerBottom == (canvas.y + canvas.height < level.height))
                 #expect(canvas.x > -g && canvas.y > -g && canvas.x + canvas.width < level.width + g && canvas.y + canvas.height < level.height + g)
             }
             for y in stride(from: Float(0.5), to: Float(level.height), by: 7) {
@@ -72,7 +73,7 @@ struct DetectionRegionPlanTests {
                         func inside(_ p: Float, _ lo: Int, _ size: Int, _ innerLo: Bool, _ innerHi: Bool) -> Bool {
                             p >= Float(lo) + (innerLo ? clearance : -1e9) && p <= Float(lo + size) - (innerHi ? clearance : -1e9)
                         }
-                        return inside(x, t.x, t.width, t.innerLeft, t.innerRight) && inside(y, t.y, t.height, t.innerTop, t.innerBottom)
+                        return inside(x, t.x, t.width, t.innerLeft, t.innerRight) && inside(y, t.y, t.height, false, false)
                     }
                     #expect(held, "level \(levelIndex) \(level): point (\(x), \(y)) is in no canvas's interior")
                     if !held { return }
@@ -90,10 +91,10 @@ struct DetectionRegionPlanTests {
 
     @Test(arguments: [
         SpanCase(extent: 300, spans: [-2], size: 304),
-        SpanCase(extent: 384, spans: [0], size: 384),
-        SpanCase(extent: 385, spans: [0, 145], size: 240),
-        SpanCase(extent: 640, spans: [0, 288], size: 352),
-        SpanCase(extent: 1000, spans: [0, 308, 616], size: 384),
+        SpanCase(extent: 1056, spans: [0], size: 1056),
+        SpanCase(extent: 1057, spans: [0, 481], size: 576),
+        SpanCase(extent: 2048, spans: [0, 992], size: 1056),
+        SpanCase(extent: 4000, spans: [0, 981, 1963, 2944], size: 1056),
         SpanCase(extent: 17, spans: [-7], size: 32),
     ])
     func canvasSpansAreFewestFittedAndMirrorSymmetric(_ c: SpanCase) {

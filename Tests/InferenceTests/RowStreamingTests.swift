@@ -93,6 +93,51 @@ import _TestSupport
         }
     }
 
+    /// With an int8 first convolution (`FirstConvolution.int8`) the input
+    /// streams as bytes, and the heads carry the whole-tensor int8 run's
+    /// bits, with bands of any size.
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: [Shape(height: 752, width: 1040), Shape(height: 400, width: 208)],
+          ParityTests.widths)
+    func int8FirstConvolutionStreamsBytes(_ shape: Shape, kernels: KernelSet) throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange), kernels: kernels)
+        let model = try declared.resized(inputShape: [1, shape.height, shape.width, 3], firstConvolution: .int8)
+        var generator = SplitMix64(seed: 21)
+        let bytes = (0..<model.inputs[0].elementCount).map { _ in UInt8(generator.unitFloat() * 255.99) }
+        let whole = try Interpreter(model: model)
+        whole.withByteInput { _ = $0.update(fromContentsOf: bytes) }
+        whole.invoke()
+        let expected = (0..<2).map { index in whole.withOutput(index) { Array($0) } }
+        let rowBytes = shape.width * 3
+        for band in [5, 16] {
+            let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
+            var heads = streaming.heads.map { _ in [Float]() }
+            var nextInputRow = 0
+            streaming.runBytes(input: { rows, buffer in
+                #expect(rows.lowerBound == nextInputRow && buffer.count == rows.count * rowBytes)
+                nextInputRow = rows.upperBound
+                _ = buffer.update(fromContentsOf: bytes[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)])
+            }, output: { head, _, values in heads[head].append(contentsOf: values) })
+            #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil, "band \(band): regressor heads")
+            #expect(Self.firstDifference(heads[0] + heads[1], expected[1]) == nil, "band \(band): classificator heads")
+        }
+    }
+
+    /// An interpreter sharing a larger one's arena computes what it computes alone.
+    @Test(.enabled(if: Fixtures.modelsAvailable))
+    func aSharedArenaGivesTheSameHeads() throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange))
+        let wide = try RowStreamingInterpreter(model: declared.resized(inputShape: [1, 256, 1024, 3]))
+        let model = try declared.resized(inputShape: [1, 400, 208, 3])
+        let alone = try RowStreamingInterpreter(model: model)
+        let shared = try RowStreamingInterpreter(model: model, sharing: wide)
+        #expect(shared.arenaFloatCount == wide.arenaFloatCount && alone.arenaFloatCount < wide.arenaFloatCount)
+        let input = Self.random(model.inputs[0].elementCount, seed: 8)
+        _ = try Self.stream(wide, Self.random(wide.model.inputs[0].elementCount, seed: 2))
+        let expected = try Self.stream(alone, input)
+        let heads = try Self.stream(shared, input)
+        for (a, b) in zip(heads, expected) { #expect(Self.firstDifference(a, b) == nil) }
+    }
+
     /// One-operator models whose output is the head, streamed one to seven
     /// input rows at a time: every kernel family on windows that start and
     /// end anywhere, with and without zero padding at the top and bottom.

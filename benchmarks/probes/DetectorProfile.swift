@@ -27,6 +27,9 @@ struct DetectorProfile: ParsableCommand {
     @Option(help: "The confidence a face needs to count as kept.")
     var keep: Float = 0.7
 
+    @Option(help: "The canvases' detector arithmetic: float32 or int8-first-layer.")
+    var canvasArithmetic: DetectorArithmetic = .float32
+
     struct CanvasRecord {
         var level: Int
         var pixels: Int
@@ -40,7 +43,7 @@ struct DetectorProfile: ParsableCommand {
         let analyzer = try FaceProbeInputs.analyzer()
         let trace = DetectionTrace()
         analyzer.trace = trace
-        let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), minScore: 0.5)
+        let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), minScore: 0.5, canvasArithmetic: canvasArithmetic)
         let reader = try TarReader(path: archive)
         var records: [CanvasRecord] = []
         var images = 0, sourcePixels = 0, keptFaces = 0
@@ -122,3 +125,5 @@ struct DetectorProfile: ParsableCommand {
         return best
     }
 }
+
+extension DetectorArithmetic: ExpressibleByArgument {}

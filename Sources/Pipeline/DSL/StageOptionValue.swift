@@ -78,3 +78,9 @@ extension DetectorMode: StageOptionValue {
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }
+
+extension DetectorArithmetic: StageOptionValue {
+    public init?(optionText: String) { self.init(rawValue: optionText) }
+    public var optionText: String { rawValue }
+    public static var expectedText: String { allCases.map(\.rawValue).joined(separator: " or ") }
+}

@@ -16,14 +16,19 @@ public struct DetectFaces: Stage {
     ///     whatever the photo's size) or ML Kit's `.fraction(0.1)` of the
     ///     image width; a float literal is a fraction.
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
-    public init(_ mode: DetectorMode = .accurate, minFaceSize: FaceSize = .pixels(20), minScore: Float = 0.5) {
-        options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore)
+    ///   - canvasArithmetic: `.int8FirstLayer` runs the detector's first
+    ///     layer on `.accurate` mode's pyramid canvases in int8 (faster,
+    ///     slightly different scores; see ``DetectorArithmetic``).
+    public init(_ mode: DetectorMode = .accurate, minFaceSize: FaceSize = .pixels(20), minScore: Float = 0.5,
+                canvasArithmetic: DetectorArithmetic = .float32) {
+        options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore, canvasArithmetic: canvasArithmetic)
     }
 
     public static var optionTable: [StageOption<Self>] {
         [StageOption("mode", \.options.mode),
          StageOption("min-face-size", \.options.minFaceSize),
-         StageOption("min-score", \.options.minScore, decimals: 4)]
+         StageOption("min-score", \.options.minScore, decimals: 4),
+         StageOption("canvas-arithmetic", \.options.canvasArithmetic)]
     }
 
     public var definition: StageDefinition {

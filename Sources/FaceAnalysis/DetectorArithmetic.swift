@@ -1,0 +1,22 @@
+import Inference
+
+/// The arithmetic of the short-range detector on accurate mode's pyramid
+/// canvases (`FaceDetectionOptions.canvasArithmetic`). The whole-frame runs
+/// and the landmark models are fp32 either way.
+public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
+    /// Every layer in fp32, as TFLite runs the model.
+    case float32
+    /// The first convolution (5×5/2, 3 → 24 channels) reads the canvas's
+    /// bytes with 7-bit weights and exact integer sums
+    /// (`FirstConvolution.int8`); every later layer is fp32. Faster; scores
+    /// and boxes differ slightly from fp32, the same on every CPU.
+    case int8FirstLayer = "int8-first-layer"
+
+    /// The plan option it selects.
+    var firstConvolution: FirstConvolution {
+        switch self {
+        case .float32: .float32
+        case .int8FirstLayer: .int8
+        }
+    }
+}
