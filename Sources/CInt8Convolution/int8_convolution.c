@@ -233,54 +233,14 @@ AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, 
     _mm512_mask_storeu_ps(out, lanes, y);
 }
 
-/// `QCONV_BLOCK` for 24 channels from `c` on AVX-512: a 16-lane and an
-/// 8-lane accumulator per pixel sharing one broadcast (the 8-lane one is
-/// the low half of the 16-lane register).
-#define QCONV_BLOCK24(DOT16, DOT8, T)                                                                               \
-    do {                                                                                                            \
-        __m512i low[T], lowQ = _mm512_setzero_si512();                                                              \
-        __m256i high[T], highQ = _mm256_setzero_si256();                                                            \
-        for (int t = 0; t < (T); t++) {                                                                             \
-            low[t] = _mm512_setzero_si512();                                                                        \
-            high[t] = _mm256_setzero_si256();                                                                       \
-        }                                                                                                           \
-        for (int32_t ky = 0; ky < KH; ky++) {                                                                       \
-            const int8_t *w = p->weights + ((intptr_t)ky * G * O8 + c) * 4;                                         \
-            const uint8_t *x = pixels + ky * r->row_step;                                                           \
-            for (int32_t g = 0; g < G; g++) {                                                                       \
-                const int8_t *wg = w + (intptr_t)g * O8 * 4;                                                        \
-                for (int t = 0; t < (T); t++) {                                                                     \
-                    const __m512i b = _mm512_set1_epi32((int32_t)load32(x + t * r->pixel_step + 4 * g));            \
-                    low[t] = DOT16(low[t], b, wg);                                                                  \
-                    high[t] = DOT8(high[t], _mm512_castsi512_si256(b), wg + 64);                                    \
-                }                                                                                                   \
-                if ((T) == 1 && r->mask) {                                                                          \
-                    const __m512i m = _mm512_set1_epi32((int32_t)load32(r->mask + ky * r->row_step + 4 * g));       \
-                    lowQ = DOT16(lowQ, m, wg);                                                                      \
-                    highQ = DOT8(highQ, _mm512_castsi512_si256(m), wg + 64);                                        \
-                }                                                                                                   \
-            }                                                                                                       \
-        }                                                                                                           \
-        if ((T) > 1 || !r->mask) {                                                                                  \
-            lowQ = _mm512_loadu_si512((const void *)(p->weight_sums + c));                                          \
-            highQ = _mm256_loadu_si256((const __m256i *)(p->weight_sums + c + 16));                                 \
-        }                                                                                                           \
-        for (int t = 0; t < (T); t++) {                                                                             \
-            store16_avx512(p, low[t], lowQ, c, out + (intptr_t)t * O + c, O - c);                                   \
-            store8_avx2(p, high[t], highQ, c + 16, out + (intptr_t)t * O + c + 16, O - c - 16);                     \
-        }                                                                                                           \
-    } while (0)
-
 /// The channel blocks of `T` pixels on AVX-512: 16 channels at a time, a
-/// last 24 as one 16 + 8 block, a last 8 on 256-bit vectors.
+/// last 8 on 256-bit vectors.
 #define QCONV_BLOCKS_AVX512(DOT16, DOT8, T)                                                                         \
     do {                                                                                                            \
         int32_t c = 0;                                                                                              \
-        for (; O8 - c >= 16 && O8 - c != 24; c += 16)                                                               \
+        for (; O8 - c >= 16; c += 16)                                                                               \
             QCONV_BLOCK(__m512i, _mm512_setzero_si512, AVX512_BCAST, DOT16, AVX512_LOADQ, store16_avx512, T);       \
-        if (O8 - c == 24) {                                                                                         \
-            QCONV_BLOCK24(DOT16, DOT8, T);                                                                          \
-        } else if (c < O8) {                                                                                        \
+        if (c < O8) {                                                                                               \
             QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, DOT8, AVX2_LOADQ, store8_avx2, T);               \
         }                                                                                                           \
     } while (0)
