@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "TFLite", "_TestSupport"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),

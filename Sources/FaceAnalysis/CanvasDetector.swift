@@ -51,7 +51,7 @@ final class CanvasDetector {
                 TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
                                    valueScale: 2 / 255, valueOffset: -1, into: input)
             }, output: output)
-        case .int8FirstLayer:
+        case .int8FirstLayer, .int8:
             // The same canvas as bytes: black (0) outside the level image, where the float canvas has −1.
             interpreter.runBytes(input: { rows, input in
                 TensorSampler.cropBytes(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
@@ -144,7 +144,8 @@ final class CanvasDetector {
         let made: RowStreamingInterpreter
         do {
             let shape = [1, height, width, 3]
-            let sized = try firstPlan?.resized(inputShape: shape) ?? model.resized(inputShape: shape, firstConvolution: arithmetic.firstConvolution)
+            let sized = try firstPlan?.resized(inputShape: shape) ?? model.resized(inputShape: shape, firstConvolution: arithmetic.firstConvolution,
+                                                                                pointwise: arithmetic.pointwise)
             if firstPlan == nil { firstPlan = sized }
             made = try RowStreamingInterpreter(model: sized, bandRows: Self.bandRows, sharing: largest)
         } catch {

@@ -11,12 +11,26 @@ public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
     /// (`FirstConvolution.int8`); every later layer is fp32. Faster; scores
     /// and boxes differ slightly from fp32, the same on every CPU.
     case int8FirstLayer = "int8-first-layer"
+    /// The first convolution as `.int8FirstLayer`, and every block
+    /// projection (the 1×1 convolution after each depthwise one) on inputs
+    /// quantized per pixel to 8 bits with 7-bit weights and exact integer
+    /// sums (`PointwiseConvolution.int8`); depthwise layers, residuals and
+    /// the heads stay fp32. Faster again; the same bits on every CPU.
+    case int8
 
     /// The plan option it selects.
     var firstConvolution: FirstConvolution {
         switch self {
         case .float32: .float32
-        case .int8FirstLayer: .int8
+        case .int8FirstLayer, .int8: .int8
+        }
+    }
+
+    /// The block projections' plan option.
+    var pointwise: PointwiseConvolution {
+        switch self {
+        case .float32, .int8FirstLayer: .float32
+        case .int8: .int8
         }
     }
 }

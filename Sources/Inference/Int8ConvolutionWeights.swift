@@ -38,20 +38,28 @@ package struct Int8ConvolutionWeights {
     /// Channel c's quantized weights (TFLite's `[KH][KW][I]` tap order) and
     /// half scale `s/2`, from TFLite's `[O][KH][KW][I]` filter.
     package static func quantize(_ weights: [Float], outChannels: Int) -> (weights: [[Int8]], halfScales: [Float]) {
+        let (quantized, scales) = perChannel(weights.map { $0 / 127.5 }, outChannels: outChannels, levels: smallestWeight...largestWeight)
+        return (quantized, scales.map { $0 / 2 })
+    }
+
+    /// Symmetric quantization per output channel of `[O][…]` weights: `q =
+    /// round(w/s)` (ties to even) with `s = max|w| / levels.upperBound` (1
+    /// for a zero channel), clamped to `levels`.
+    package static func perChannel(_ weights: [Float], outChannels: Int, levels: ClosedRange<Int>) -> (weights: [[Int8]], scales: [Float]) {
         let taps = weights.count / outChannels
         var quantized: [[Int8]] = []
-        var halfScales: [Float] = []
+        var scales: [Float] = []
         for channel in 0..<outChannels {
-            let folded = weights[(channel * taps)..<((channel + 1) * taps)].map { $0 / 127.5 }
-            let largest = folded.reduce(Float(0)) { max($0, abs($1)) }
-            let scale = largest > 0 ? largest / Float(largestWeight) : 1
-            quantized.append(folded.map { value in
+            let row = weights[(channel * taps)..<((channel + 1) * taps)]
+            let largest = row.reduce(Float(0)) { max($0, abs($1)) }
+            let scale = largest > 0 ? largest / Float(levels.upperBound) : 1
+            quantized.append(row.map { value in
                 let level = (value / scale).rounded(.toNearestOrEven)
-                return Int8(min(max(level, Float(smallestWeight)), Float(largestWeight)))
+                return Int8(min(max(level, Float(levels.lowerBound)), Float(levels.upperBound)))
             })
-            halfScales.append(scale / 2)
+            scales.append(scale)
         }
-        return (quantized, halfScales)
+        return (quantized, scales)
     }
 
     /// The block for TFLite's `[O][KH][KW][I]` filter `weights` and `bias`.

@@ -29,6 +29,10 @@ extension Step {
             var summary = window("CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth * s.geometry.inChannels)
             summary.kernel = s.kernel.rawValue
             return summary
+        case let .int8Pointwise(s):
+            var summary = window("CONV_2D", s.geometry, macsPerOutput: s.geometry.inChannels)
+            summary.kernel = s.kernel.rawValue
+            return summary
         case let .depthwise(s):
             var summary = window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth)
             summary.kernel = s.kernel.rawValue

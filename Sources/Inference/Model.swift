@@ -18,6 +18,8 @@ public final class Model: Sendable {
     /// The first convolution's arithmetic: with `.int8` the input is bytes
     /// (`Interpreter.withByteInput`, see `FirstConvolution`).
     public let firstConvolution: FirstConvolution
+    /// The block projections' arithmetic (see `PointwiseConvolution`).
+    public let pointwise: PointwiseConvolution
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
@@ -50,9 +52,9 @@ public final class Model: Sendable {
     }
 
     private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet,
-                 firstConvolution: FirstConvolution) throws {
+                 firstConvolution: FirstConvolution, pointwise: PointwiseConvolution = .float32) throws {
         var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels,
-                                  firstConvolution: firstConvolution)
+                                  firstConvolution: firstConvolution, pointwise: pointwise)
         do {
             (plan, constants) = try planner.plan()
         } catch let error as InferenceError where planner.resized {
@@ -61,6 +63,7 @@ public final class Model: Sendable {
         self.file = file
         self.kernels = kernels
         self.firstConvolution = firstConvolution
+        self.pointwise = pointwise
         statistics = planner.statistics
         let graph = file.subgraphs[0]
         inputs = graph.inputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
@@ -81,19 +84,23 @@ public final class Model: Sendable {
     ///   longer match because a size does not divide by the network's stride,
     ///   an ambiguous reshape, a model with several inputs).
     public func resized(inputShape: [Int]) throws -> Model {
-        try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels, firstConvolution: firstConvolution)
+        try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels, firstConvolution: firstConvolution,
+                  pointwise: pointwise)
     }
 
-    /// `resized(inputShape:)` with the first convolution's arithmetic
-    /// chosen (see `FirstConvolution`). The packed weights are shared only
-    /// when it is this model's; otherwise the file is planned afresh (resize
-    /// that model for further sizes to share its weights).
+    /// `resized(inputShape:)` with the first convolution's and the block
+    /// projections' arithmetic chosen (see `FirstConvolution`,
+    /// `PointwiseConvolution`). The packed weights are shared only when both
+    /// are this model's; otherwise the file is planned afresh (resize that
+    /// model for further sizes to share its weights).
     /// - Throws: as `resized(inputShape:)`, and `InferenceError` when
     ///   `.int8` is asked of a graph that does not start with a CONV_2D on
     ///   its 3-channel float input.
-    public func resized(inputShape: [Int], firstConvolution: FirstConvolution) throws -> Model {
-        guard firstConvolution != self.firstConvolution else { return try resized(inputShape: inputShape) }
-        return try Model(file: file, inputShape: inputShape, sharedConstants: nil, kernels: kernels, firstConvolution: firstConvolution)
+    public func resized(inputShape: [Int], firstConvolution: FirstConvolution,
+                        pointwise: PointwiseConvolution = .float32) throws -> Model {
+        guard firstConvolution != self.firstConvolution || pointwise != self.pointwise else { return try resized(inputShape: inputShape) }
+        return try Model(file: file, inputShape: inputShape, sharedConstants: nil, kernels: kernels, firstConvolution: firstConvolution,
+                         pointwise: pointwise)
     }
 
     /// This model with its int8 first convolution run by `kernel`, for the
@@ -108,6 +115,18 @@ public final class Model: Sendable {
         return Model(copying: self, plan: plan)
     }
 
+    /// This model with its int8 block projections run by `kernel`, for the
+    /// kernel tester that compares every kernel.
+    package func replacingInt8PointwiseKernel(with kernel: Int8PointwiseKernel) -> Model {
+        var plan = self.plan
+        for index in plan.steps.indices {
+            guard case var .int8Pointwise(step) = plan.steps[index] else { continue }
+            step.kernel = kernel
+            plan.steps[index] = .int8Pointwise(step)
+        }
+        return Model(copying: self, plan: plan)
+    }
+
     private init(copying other: Model, plan: Plan) {
         inputs = other.inputs
         outputs = other.outputs
@@ -117,5 +136,6 @@ public final class Model: Sendable {
         file = other.file
         kernels = other.kernels
         firstConvolution = other.firstConvolution
+        pointwise = other.pointwise
     }
 }

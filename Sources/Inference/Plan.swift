@@ -70,6 +70,16 @@ enum Step: Sendable {
         /// The activation as a clamp.
         var lower: Float, upper: Float
     }
+    /// An `.int8` block projection (`PointwiseConvolution`): a 1×1
+    /// convolution on float input quantized as it is read; `table` is
+    /// `Int8PointwiseWeights`' block; the epilogue is the fp32 one.
+    struct Int8Pointwise: Sendable {
+        var input: Int, output: Int
+        var kernel: Int8PointwiseKernel
+        var table: Int
+        var geometry: WindowGeometry
+        var epilogue: Epilogue
+    }
     struct Depthwise: Sendable {
         var input: Int, output: Int
         /// The micro-kernel the planner chose for this step.
@@ -126,6 +136,7 @@ enum Step: Sendable {
 
     case convolution(Convolution)
     case int8Convolution(Int8Convolution)
+    case int8Pointwise(Int8Pointwise)
     case depthwise(Depthwise)
     case maxPool(MaxPool)
     case add(Binary)
@@ -146,5 +157,7 @@ struct Plan: Sendable {
     var inputOffsets: [Int]
     /// The arithmetic of the first convolution: with `.int8` input 0 holds bytes.
     var firstConvolution: FirstConvolution = .float32
+    /// The arithmetic of the block projections.
+    var pointwise: PointwiseConvolution = .float32
     var outputOffsets: [Int]
 }

@@ -23,6 +23,8 @@ extension Planner {
         }
         func at(_ tensor: Int) -> Int { layout.offsets[tensor]! }
 
+        var producers: [Int: Int] = [:]
+        for (index, node) in nodes.enumerated() { producers[node.output] = index }
         var steps: [Step] = []
         for node in nodes {
             let output = at(node.output)
@@ -53,6 +55,9 @@ extension Planner {
                     }
                     steps.append(.depthwise(.init(input: at(node.inputs[0]), output: output, kernel: kernel, weights: offset,
                                                   geometry: geometry, epilogue: epilogue)))
+                } else if isInt8Pointwise(node, in: nodes, producers: producers) {
+                    steps.append(try int8Pointwise(weights: weights, geometry: geometry, epilogue: epilogue,
+                                                   input: at(node.inputs[0]), output: output))
                 } else {
                     let kernel = convolutionKernel(geometry, fusedAdd: fusedAdd)
                     let offset = pool.countingOnly
@@ -100,7 +105,7 @@ extension Planner {
             steps[index] = .depthwise(d)
         }
         let plan = Plan(steps: steps, arenaSize: layout.size + (scratchFloats + 15) / 16 * 16,
-                        inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, outputOffsets: graph.outputs.map(at))
+                        inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, pointwise: pointwise, outputOffsets: graph.outputs.map(at))
         if let sharedConstants {
             guard pool.count + Kernels.readSlack == sharedConstants.count else {
                 throw InferenceError("re-planned constants take \(pool.count) floats, the original plan's \(sharedConstants.count - Kernels.readSlack)")

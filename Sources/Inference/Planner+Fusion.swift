@@ -49,17 +49,19 @@ extension Planner {
         nodes.removeAll { $0.removed }
     }
 
-    /// Where 1×1 convolutions run `conv1x1_8x32_avx512`, one whose fused
+    /// Where 1×1 convolutions run `conv1x1_8x32_avx512` or as int8 block
+    /// projections (`Int8PointwiseKernel`), one whose fused
     /// residual is a PAD that only appends zero channels (BlazeFace's skip
     /// connections, e.g. 24 → 28) reads the PAD's input instead, adding zero
     /// to the extra channels (`Conv1x1AVX512`); the PAD step goes. Same sums, so the same
     /// bits as adding the padded tensor.
     private func foldChannelPads(_ nodes: inout [Node], consumers: [Int]) {
-        guard conv1x1Kernel() == .conv1x1_8x32_avx512 else { return }
+        guard conv1x1Kernel() == .conv1x1_8x32_avx512 || pointwise == .int8 else { return }
         var producer = [Int: Int]()
         for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
         for index in nodes.indices where !nodes[index].removed {
-            guard case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
+            guard conv1x1Kernel() == .conv1x1_8x32_avx512 || isInt8Pointwise(nodes[index], in: nodes, producers: producer),
+                  case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
                   let residual = nodes[index].residual, consumers[residual] == 1,
                   nodes[index].second == .none || nodes[index].second == .relu,
                   let padIndex = producer[residual], padIndex < index,

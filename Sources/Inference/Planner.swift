@@ -27,13 +27,15 @@ struct Planner {
     let kernels: KernelSet
     /// The first convolution's arithmetic (`Planner+Int8`).
     let firstConvolution: FirstConvolution
+    /// The block projections' arithmetic (`Planner+Int8Pointwise`).
+    let pointwise: PointwiseConvolution
 
     /// - Parameters:
     ///   - inputShape: `[1, H, W, C]` to plan the (single) input at another spatial size.
     ///   - sharedConstants: the pool of a plan of the same file; constants are then
     ///     laid out but not packed again.
     init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2,
-         firstConvolution: FirstConvolution = .float32) throws {
+         firstConvolution: FirstConvolution = .float32, pointwise: PointwiseConvolution = .float32) throws {
         guard file.subgraphs.count == 1 else {
             throw InferenceError("the model has \(file.subgraphs.count) subgraphs; only single-subgraph models are supported")
         }
@@ -44,6 +46,7 @@ struct Planner {
         self.sharedConstants = sharedConstants
         self.kernels = kernels
         self.firstConvolution = firstConvolution
+        self.pointwise = pointwise
         pool = ConstantPoolBuilder(countingOnly: sharedConstants != nil)
     }
 

@@ -3,7 +3,7 @@
 /// how its output rows depend on each, and the same step rewritten for a
 /// window of output rows (`window`), run by the unchanged kernels.
 ///
-/// Row-wise kinds: CONV_2D (float or int8 on a byte input), DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
+/// Row-wise kinds: CONV_2D (float, int8 on a byte input, or an int8 block projection), DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
 /// their `WindowGeometry`; a fused residual row for row), ADD and
 /// activations (row for row), PAD of a batch-1 tensor (rows shifted by the
 /// rows padded before). Other kinds (COPY, CONCATENATION, RESIZE_BILINEAR,
@@ -31,6 +31,10 @@ struct RowStep {
             output = s.output
         case let .int8Convolution(s):
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+            output = s.output
+        case let .int8Pointwise(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+                + (s.epilogue.residual.map { [Read(offset: $0, dependency: .identity)] } ?? [])
             output = s.output
         case let .depthwise(s):
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
@@ -67,6 +71,7 @@ struct RowStep {
         switch step {
         case let .convolution(s): return windowed(s.geometry, s.epilogue)
         case let .int8Convolution(s): return shapes[0].bytes ? windowed(s.geometry, nil) : nil
+        case let .int8Pointwise(s): return windowed(s.geometry, s.epilogue)
         case let .depthwise(s): return windowed(s.geometry, s.epilogue)
         case let .maxPool(s): return windowed(s.geometry, nil)
         case let .add(s):
@@ -110,6 +115,12 @@ struct RowStep {
             s.output = output
             s.geometry = windowed(s.geometry)
             return .int8Convolution(s)
+        case var .int8Pointwise(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            if s.epilogue.residual != nil { s.epilogue.residual = readOffsets[1] }
+            return .int8Pointwise(s)
         case var .depthwise(s):
             s.input = readOffsets[0]
             s.output = output

@@ -5,6 +5,7 @@ extension Step {
         switch self {
         case let .convolution(s): Kernels.convolution(s, arena: arena, constants: constants)
         case let .int8Convolution(s): Kernels.int8Convolution(s, arena: arena, constants: constants)
+        case let .int8Pointwise(s): Kernels.int8Pointwise(s, arena: arena, constants: constants)
         case let .depthwise(s): Kernels.depthwise(s, arena: arena, constants: constants)
         case let .maxPool(s): Kernels.maxPool(s, arena: arena)
         case let .add(s): Kernels.add(s, arena: arena, constants: constants)

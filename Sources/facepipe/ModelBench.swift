@@ -38,6 +38,9 @@ struct ModelBench: ParsableCommand {
             help: "float32, or int8: plan the first layer on the input's bytes (an image model whose first operator is a CONV_2D; random bytes in).")
     var firstConvolution: FirstConvolution = .float32
 
+    @Option(help: "float32, or int8: plan the block projections (1×1 convolutions after a depthwise one) in int8, each input pixel quantized by its largest magnitude.")
+    var pointwise: PointwiseConvolution = .float32
+
     static func threadCPUMilliseconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
@@ -51,9 +54,11 @@ struct ModelBench: ParsableCommand {
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
-            if firstConvolution != prepared.firstConvolution {
-                guard inputs.isEmpty else { throw InferenceError("--input takes float tensors; --first-convolution int8 runs on random bytes") }
-                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution)
+            if firstConvolution != prepared.firstConvolution || pointwise != prepared.pointwise {
+                guard inputs.isEmpty || firstConvolution == .float32 else {
+                    throw InferenceError("--input takes float tensors; --first-convolution int8 runs on random bytes")
+                }
+                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise)
             }
             var values: [[Float]] = []
             var bytes: [UInt8] = []
@@ -126,7 +131,8 @@ struct ModelBench: ParsableCommand {
             let median = middle(times)
             let mean = times.reduce(0, +) / Double(times.count)
             print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
-                  + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : ""))
+                  + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : "")
+                  + (prepared.pointwise == .int8 ? " pointwise=int8" : ""))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
@@ -178,3 +184,4 @@ struct ModelBench: ParsableCommand {
 }
 
 extension FirstConvolution: ExpressibleByArgument {}
+extension PointwiseConvolution: ExpressibleByArgument {}

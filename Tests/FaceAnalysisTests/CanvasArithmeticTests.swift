@@ -4,15 +4,17 @@ import ImageCore
 import Testing
 import _TestSupport
 
-/// `DetectorArithmetic.int8FirstLayer`: the pyramid canvases of a real
-/// group photo with the detector's first layer in int8 find the faces fp32
-/// finds, at nearly the same boxes and scores.
+/// `DetectorArithmetic.int8FirstLayer` and `.int8`: the pyramid canvases
+/// of a real group photo with the detector's first layer (and its block
+/// projections) in int8 find the faces fp32 finds, at nearly the same boxes
+/// and scores.
 @Suite(.enabled(if: Fixtures.modelsAvailable)) struct CanvasArithmeticTests {
-    @Test func int8FirstLayerFindsTheFloatFaces() throws {
+    @Test(arguments: [DetectorArithmetic.int8FirstLayer, .int8])
+    func int8FindsTheFloatFaces(_ arithmetic: DetectorArithmetic) throws {
         let t1 = try FaceTestSupport.photo("t1.jpg")
         let float = try FaceTestSupport.analyzer().detect(in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05))
         let int8 = try FaceTestSupport.analyzer().detect(
-            in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05, canvasArithmetic: .int8FirstLayer))
+            in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05, canvasArithmetic: arithmetic))
         #expect(float.count == 6)
         #expect(int8.count == float.count)
         for face in float {

@@ -95,30 +95,33 @@ import _TestSupport
 
     /// With an int8 first convolution (`FirstConvolution.int8`) the input
     /// streams as bytes, and the heads carry the whole-tensor int8 run's
-    /// bits, with bands of any size.
+    /// bits, with bands of any size; with int8 block projections
+    /// (`PointwiseConvolution.int8`) as well.
     @Test(.enabled(if: Fixtures.modelsAvailable), arguments: [Shape(height: 752, width: 1040), Shape(height: 400, width: 208)],
           ParityTests.widths)
     func int8FirstConvolutionStreamsBytes(_ shape: Shape, kernels: KernelSet) throws {
         let declared = try Model(contentsOf: Fixtures.model(Self.shortRange), kernels: kernels)
-        let model = try declared.resized(inputShape: [1, shape.height, shape.width, 3], firstConvolution: .int8)
-        var generator = SplitMix64(seed: 21)
-        let bytes = (0..<model.inputs[0].elementCount).map { _ in UInt8(generator.unitFloat() * 255.99) }
-        let whole = try Interpreter(model: model)
-        whole.withByteInput { _ = $0.update(fromContentsOf: bytes) }
-        whole.invoke()
-        let expected = (0..<2).map { index in whole.withOutput(index) { Array($0) } }
-        let rowBytes = shape.width * 3
-        for band in [5, 16] {
-            let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
-            var heads = streaming.heads.map { _ in [Float]() }
-            var nextInputRow = 0
-            streaming.runBytes(input: { rows, buffer in
-                #expect(rows.lowerBound == nextInputRow && buffer.count == rows.count * rowBytes)
-                nextInputRow = rows.upperBound
-                _ = buffer.update(fromContentsOf: bytes[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)])
-            }, output: { head, _, values in heads[head].append(contentsOf: values) })
-            #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil, "band \(band): regressor heads")
-            #expect(Self.firstDifference(heads[0] + heads[1], expected[1]) == nil, "band \(band): classificator heads")
+        for pointwise in PointwiseConvolution.allCases {
+            let model = try declared.resized(inputShape: [1, shape.height, shape.width, 3], firstConvolution: .int8, pointwise: pointwise)
+            var generator = SplitMix64(seed: 21)
+            let bytes = (0..<model.inputs[0].elementCount).map { _ in UInt8(generator.unitFloat() * 255.99) }
+            let whole = try Interpreter(model: model)
+            whole.withByteInput { _ = $0.update(fromContentsOf: bytes) }
+            whole.invoke()
+            let expected = (0..<2).map { index in whole.withOutput(index) { Array($0) } }
+            let rowBytes = shape.width * 3
+            for band in [5, 16] {
+                let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
+                var heads = streaming.heads.map { _ in [Float]() }
+                var nextInputRow = 0
+                streaming.runBytes(input: { rows, buffer in
+                    #expect(rows.lowerBound == nextInputRow && buffer.count == rows.count * rowBytes)
+                    nextInputRow = rows.upperBound
+                    _ = buffer.update(fromContentsOf: bytes[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)])
+                }, output: { head, _, values in heads[head].append(contentsOf: values) })
+                #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil, "\(pointwise) band \(band): regressor heads")
+                #expect(Self.firstDifference(heads[0] + heads[1], expected[1]) == nil, "\(pointwise) band \(band): classificator heads")
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 #define C_INT8_CONVOLUTION_H
 
 #include <stdint.h>
+#include "int8_pointwise.h"
 
 /// One int8 convolution of 8-bit NHWC pixels (batch 1) with 7-bit signed
 /// weights, for a network's first layer when its input is `p·(2/255) − 1`.

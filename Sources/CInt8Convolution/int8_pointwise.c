@@ -1,0 +1,368 @@
+#include "CInt8Convolution.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define FACEPIPE_QPW_X86 1
+#endif
+
+// The int8 1×1 convolution (see int8_pointwise.h). Each kernel quantizes a
+// tile of pixels into bytes on the stack, sums whole groups of four
+// channels into 32-bit lanes, and runs the float epilogue lane by lane with
+// the same operations as `epilogue_scalar`, so every kernel writes the
+// same bits.
+
+/// Bytes of one quantized pixel in a tile: `4·G` rounded up, with room for
+/// a whole vector's store past the last group.
+enum { QPW_ROW_BYTES = FACEPIPE_QPW_MAX_IN_CHANNELS + 64 };
+
+static inline int32_t qpw_groups(const facepipe_qpw_params *p) { return (p->in_channels + 3) / 4; }
+static inline int32_t qpw_padded_outputs(const facepipe_qpw_params *p) { return (p->out_channels + 15) / 16 * 16; }
+
+static inline uint32_t qpw_load32(const uint8_t *p) {
+    uint32_t value;
+    memcpy(&value, p, 4);
+    return value;
+}
+
+// MARK: - Scalar
+
+static inline float activate_scalar(float v, int32_t kind, const float *slopes, int32_t o) {
+    switch (kind) {
+    case FACEPIPE_QPW_RELU: return v > 0.0f ? v : 0.0f;
+    case FACEPIPE_QPW_RELU6: v = v > 0.0f ? v : 0.0f; return v < 6.0f ? v : 6.0f;
+    case FACEPIPE_QPW_PRELU: return v < 0.0f ? v * slopes[o] : v;
+    default: return v;
+    }
+}
+
+/// Quantizes one pixel's `I` channels into `4·G` bytes (128 beyond I) and returns its scale.
+static float quantize_scalar(const float *x, int32_t I, int32_t G, uint8_t *q) {
+    float m = 0.0f;
+    for (int32_t i = 0; i < I; i++) {
+        const float a = fabsf(x[i]);
+        m = a > m ? a : m;
+    }
+    const float inverse = m > 0.0f ? 127.0f / m : 0.0f;
+    for (int32_t i = 0; i < I; i++) {
+        float v = rintf(x[i] * inverse);
+        v = v < -127.0f ? -127.0f : (v > 127.0f ? 127.0f : v);
+        q[i] = (uint8_t)((int32_t)v + 128);
+    }
+    for (int32_t i = I; i < 4 * G; i++) q[i] = 128;
+    return m > 0.0f ? m / 127.0f : 0.0f;
+}
+
+static float epilogue_scalar(const facepipe_qpw_params *p, int32_t a, int32_t pixel, int32_t o, float s) {
+    float v = fmaf((float)(a - p->zero_sums[o]), p->scales[o] * s, p->bias[o]);
+    v = activate_scalar(v, p->first, p->first_slopes, o);
+    if (p->residual) v = v + (o < p->residual_channels ? p->residual[(intptr_t)pixel * p->residual_channels + o] : 0.0f);
+    return activate_scalar(v, p->second, p->second_slopes, o);
+}
+
+void facepipe_qpw_u8s8_1x1_scalar(const facepipe_qpw_params *p) {
+    const int32_t I = p->in_channels, O = p->out_channels, G = qpw_groups(p);
+    uint8_t q[QPW_ROW_BYTES];
+    for (int32_t pixel = 0; pixel < p->pixels; pixel++) {
+        const float s = quantize_scalar(p->input + (intptr_t)pixel * I, I, G, q);
+        for (int32_t o = 0; o < O; o++) {
+            const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64 + (o % 16) * 4;
+            int32_t a = 0;
+            for (int32_t g = 0; g < G; g++) {
+                for (int32_t j = 0; j < 4; j++) a += (int32_t)q[4 * g + j] * w[g * 64 + j];
+            }
+            p->output[(intptr_t)pixel * O + o] = epilogue_scalar(p, a, pixel, o, s);
+        }
+    }
+}
+
+#if FACEPIPE_QPW_X86
+
+// MARK: - AVX2
+
+#define QPW_AVX2_TARGET __attribute__((target("avx2,fma")))
+
+/// Lanes `0..<count` (count clamped to 0…8) set, as `vmaskmovps` wants them.
+QPW_AVX2_TARGET static inline __m256i lanes_avx2(int32_t count) {
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), index);
+}
+
+QPW_AVX2_TARGET static inline __m256 activate_avx2(__m256 v, int32_t kind, const float *slopes, int32_t o) {
+    switch (kind) {
+    case FACEPIPE_QPW_RELU: return _mm256_max_ps(v, _mm256_setzero_ps());
+    case FACEPIPE_QPW_RELU6: return _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(6.0f));
+    case FACEPIPE_QPW_PRELU: {
+        const __m256 negative = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
+        return _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_loadu_ps(slopes + o)), negative);
+    }
+    default: return v;
+    }
+}
+
+QPW_AVX2_TARGET static float quantize_avx2(const float *x, int32_t I, int32_t G, uint8_t *q) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 m = _mm256_setzero_ps();
+    for (int32_t i = 0; i < I; i += 8) {
+        m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_maskload_ps(x + i, lanes_avx2(I - i))));
+    }
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
+    const float largest = _mm_cvtss_f32(h);
+    const __m256 inverse = _mm256_set1_ps(largest > 0.0f ? 127.0f / largest : 0.0f);
+    for (int32_t i = 0; i < 4 * G; i += 8) {
+        __m256i n = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_maskload_ps(x + i, lanes_avx2(I - i)), inverse));
+        n = _mm256_min_epi32(_mm256_max_epi32(n, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
+        n = _mm256_add_epi32(n, _mm256_set1_epi32(128));
+        const __m256i words = _mm256_packus_epi32(n, n);
+        const __m256i bytes = _mm256_packus_epi16(words, words);
+        const uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
+        const uint32_t high = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
+        memcpy(q + i, &low, 4);
+        memcpy(q + i + 4, &high, 4);
+    }
+    return largest > 0.0f ? largest / 127.0f : 0.0f;
+}
+
+/// `acc + Σ₄ q·k` for 8 channels, exactly: `x` holds a group's four bytes
+/// as 16-bit values (four times over), `lo`/`hi` the group's weights of
+/// channels 0–3 and 4–7 as 16-bit values. The lanes come out in the order
+/// 0 1 4 5 | 2 3 6 7 (`vphaddd` works within 128-bit halves); `ordered` fixes it.
+QPW_AVX2_TARGET static inline __m256i dot_avx2(__m256i acc, __m256i x, __m256i lo, __m256i hi) {
+    return _mm256_add_epi32(acc, _mm256_hadd_epi32(_mm256_madd_epi16(x, lo), _mm256_madd_epi16(x, hi)));
+}
+
+QPW_AVX2_TARGET static inline __m256i ordered_avx2(__m256i a) {
+    return _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+}
+
+/// The epilogue of 8 channels from `o` of one pixel.
+QPW_AVX2_TARGET static inline void store_avx2(const facepipe_qpw_params *p, __m256i a, int32_t pixel, int32_t o, float s) {
+    const __m256 r = _mm256_cvtepi32_ps(_mm256_sub_epi32(a, _mm256_loadu_si256((const __m256i *)(p->zero_sums + o))));
+    const __m256 scale = _mm256_mul_ps(_mm256_loadu_ps(p->scales + o), _mm256_set1_ps(s));
+    __m256 v = _mm256_fmadd_ps(r, scale, _mm256_loadu_ps(p->bias + o));
+    v = activate_avx2(v, p->first, p->first_slopes, o);
+    if (p->residual) {
+        const int32_t rc = p->residual_channels;
+        v = _mm256_add_ps(v, _mm256_maskload_ps(p->residual + (intptr_t)pixel * rc + o, lanes_avx2(rc - o)));
+    }
+    v = activate_avx2(v, p->second, p->second_slopes, o);
+    _mm256_maskstore_ps(p->output + (intptr_t)pixel * p->out_channels + o, lanes_avx2(p->out_channels - o), v);
+}
+
+QPW_AVX2_TARGET void facepipe_qpw_u8s8_4x16_avx2(const facepipe_qpw_params *params) {
+    const facepipe_qpw_params local = *params, *p = &local;
+    const int32_t I = p->in_channels, G = qpw_groups(p), O16 = qpw_padded_outputs(p);
+    _Alignas(64) uint8_t q[4][QPW_ROW_BYTES];
+    float s[4];
+    for (int32_t pixel = 0; pixel < p->pixels; pixel += 4) {
+        const int32_t T = p->pixels - pixel < 4 ? p->pixels - pixel : 4;
+        for (int32_t t = 0; t < 4; t++) {
+            if (t < T) {
+                s[t] = quantize_avx2(p->input + (intptr_t)(pixel + t) * I, I, G, q[t]);
+            } else {
+                memset(q[t], 128, (size_t)(4 * G));
+                s[t] = 0.0f;
+            }
+        }
+        for (int32_t o = 0; o < O16; o += 16) {
+            const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64;
+            __m256i lo[4], hi[4];
+            for (int t = 0; t < 4; t++) lo[t] = hi[t] = _mm256_setzero_si256();
+            for (int32_t g = 0; g < G; g++) {
+                const int8_t *wg = w + g * 64;
+                const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)wg));
+                const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 16)));
+                const __m256i w2 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 32)));
+                const __m256i w3 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 48)));
+                for (int t = 0; t < 4; t++) {
+                    const __m256i x = _mm256_cvtepu8_epi16(_mm_set1_epi32((int32_t)qpw_load32(q[t] + 4 * g)));
+                    lo[t] = dot_avx2(lo[t], x, w0, w1);
+                    hi[t] = dot_avx2(hi[t], x, w2, w3);
+                }
+            }
+            for (int t = 0; t < 4; t++) {
+                if (t >= T) continue;
+                store_avx2(p, ordered_avx2(lo[t]), pixel + t, o, s[t]);
+                if (o + 8 < p->out_channels) store_avx2(p, ordered_avx2(hi[t]), pixel + t, o + 8, s[t]);
+            }
+        }
+    }
+}
+
+// MARK: - AVX-512 VNNI
+
+#define QPW_VNNI_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vnni")))
+
+QPW_VNNI_TARGET static inline __mmask16 lanes_avx512(int32_t count) {
+    return count >= 16 ? (__mmask16)0xFFFF : (count <= 0 ? (__mmask16)0 : (__mmask16)((1u << count) - 1));
+}
+
+QPW_VNNI_TARGET static inline __m512 activate_avx512(__m512 v, int32_t kind, const float *slopes, int32_t o) {
+    switch (kind) {
+    case FACEPIPE_QPW_RELU: return _mm512_max_ps(v, _mm512_setzero_ps());
+    case FACEPIPE_QPW_RELU6: return _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(6.0f));
+    case FACEPIPE_QPW_PRELU: {
+        const __mmask16 negative = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ);
+        return _mm512_mask_mul_ps(v, negative, v, _mm512_loadu_ps(slopes + o));
+    }
+    default: return v;
+    }
+}
+
+/// Quantizes 8 pixels (`I` channels each, `I` floats apart) into `q`
+/// (`4·G` bytes each, 128 beyond I) and their scales into `s`: each
+/// pixel's largest magnitude first, then one division per vector for all
+/// eight. |x·(127/m)| ≤ 127·(1 + 2⁻²³) rounds inside [−127, 127], so the
+/// scalar kernel's clamp never acts and is left out here.
+QPW_VNNI_TARGET static void quantize8_avx512(const float *x, int32_t I, int32_t G, uint8_t q[8][QPW_ROW_BYTES], float s[8]) {
+    // Each pixel's largest magnitude on 16 lanes, folded to 8, then the
+    // eight reduced together: lane t of `m` is pixel t's (max is exact in
+    // any order).
+    __m256 h[8];
+    for (int t = 0; t < 8; t++) {
+        const float *pixel = x + (intptr_t)t * I;
+        __m512 m = _mm512_setzero_ps();
+        for (int32_t i = 0; i < I; i += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(lanes_avx512(I - i), pixel + i)));
+        h[t] = _mm256_max_ps(_mm512_castps512_ps256(m), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
+    }
+    // Pairs: lanes of (h0, h1) → one vector whose even/odd pairs hold partial maxima of each.
+    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(h[0], h[1]), _mm256_unpackhi_ps(h[0], h[1]));
+    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(h[2], h[3]), _mm256_unpackhi_ps(h[2], h[3]));
+    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(h[4], h[5]), _mm256_unpackhi_ps(h[4], h[5]));
+    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(h[6], h[7]), _mm256_unpackhi_ps(h[6], h[7]));
+    // a01 = [0 1 0 1 | 0 1 0 1] (pixel per lane); quads next.
+    const __m256 b0123 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(3, 2, 3, 2)));
+    const __m256 b4567 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(3, 2, 3, 2)));
+    // b0123 = [0 1 2 3 | 0 1 2 3]; the two 128-bit halves last.
+    const __m256 m = _mm256_max_ps(_mm256_permute2f128_ps(b0123, b4567, 0x20), _mm256_permute2f128_ps(b0123, b4567, 0x31));
+    const __m256 positive = _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ);
+    const __m256 levels = _mm256_set1_ps(127.0f);
+    _Alignas(32) float inverses[8];
+    _mm256_store_ps(inverses, _mm256_and_ps(positive, _mm256_div_ps(levels, m)));
+    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(m, levels)));
+    for (int t = 0; t < 8; t++) {
+        const float *pixel = x + (intptr_t)t * I;
+        const __m512 inverse = _mm512_set1_ps(inverses[t]);
+        for (int32_t i = 0; i < 4 * G; i += 16) {
+            const __m512i n = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_maskz_loadu_ps(lanes_avx512(I - i), pixel + i), inverse));
+            // Whole 16-byte stores: the row has room past 4·G.
+            _mm_storeu_si128((__m128i *)(q[t] + i), _mm512_cvtepi32_epi8(_mm512_add_epi32(n, _mm512_set1_epi32(128))));
+        }
+    }
+}
+
+/// The epilogue of the 16 channels from `o` of one pixel whose sums (less
+/// the zero sums) are `a`; `scale` is `t[o…]·s`.
+QPW_VNNI_TARGET static inline void store16_avx512(const facepipe_qpw_params *p, __m512i a, __m512 scale, int32_t pixel, int32_t o) {
+    __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a), scale, _mm512_loadu_ps(p->bias + o));
+    v = activate_avx512(v, p->first, p->first_slopes, o);
+    if (p->residual) {
+        const int32_t rc = p->residual_channels;
+        v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(lanes_avx512(rc - o), p->residual + (intptr_t)pixel * rc + o));
+    }
+    v = activate_avx512(v, p->second, p->second_slopes, o);
+    _mm512_mask_storeu_ps(p->output + (intptr_t)pixel * p->out_channels + o, lanes_avx512(p->out_channels - o), v);
+}
+
+/// `store16_avx512` for 8 channels.
+QPW_VNNI_TARGET static inline void store8_avx512(const facepipe_qpw_params *p, __m256i a, __m256 scale, int32_t pixel, int32_t o) {
+    __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a), scale, _mm256_loadu_ps(p->bias + o));
+    v = activate_avx2(v, p->first, p->first_slopes, o);
+    if (p->residual) {
+        const int32_t rc = p->residual_channels;
+        v = _mm256_add_ps(v, _mm256_maskz_loadu_ps(lanes_avx512(rc - o) & 0xFF, p->residual + (intptr_t)pixel * rc + o));
+    }
+    v = activate_avx2(v, p->second, p->second_slopes, o);
+    _mm256_mask_storeu_ps(p->output + (intptr_t)pixel * p->out_channels + o, (__mmask8)(lanes_avx512(p->out_channels - o) & 0xFF), v);
+}
+
+/// 8 pixels × `16·BLOCKS` channels from `o`: one accumulator per pixel
+/// and block, starting at −Z so the sums come out less the zero sums.
+#define QPW_TILE_AVX512(BLOCKS)                                                                                  \
+    do {                                                                                                         \
+        const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64;                                              \
+        __m512i acc[BLOCKS][8];                                                                                  \
+        for (int b = 0; b < (BLOCKS); b++) {                                                                     \
+            const __m512i start = _mm512_sub_epi32(_mm512_setzero_si512(),                                       \
+                                                   _mm512_loadu_si512((const void *)(p->zero_sums + o + 16 * b))); \
+            for (int t = 0; t < 8; t++) acc[b][t] = start;                                                       \
+        }                                                                                                        \
+        for (int32_t g = 0; g < G; g++) {                                                                        \
+            __m512i wv[BLOCKS];                                                                                  \
+            for (int b = 0; b < (BLOCKS); b++) wv[b] = _mm512_loadu_si512((const void *)(w + ((intptr_t)b * G + g) * 64)); \
+            for (int t = 0; t < 8; t++) {                                                                        \
+                const __m512i x = _mm512_set1_epi32((int32_t)qpw_load32(q[t] + 4 * g));                          \
+                for (int b = 0; b < (BLOCKS); b++) acc[b][t] = _mm512_dpbusd_epi32(acc[b][t], x, wv[b]);         \
+            }                                                                                                    \
+        }                                                                                                        \
+        for (int b = 0; b < (BLOCKS); b++) {                                                                     \
+            const __m512 scales = _mm512_loadu_ps(p->scales + o + 16 * b);                                       \
+            for (int t = 0; t < 8; t++)                                                                          \
+                if (t < T) store16_avx512(p, acc[b][t], _mm512_mul_ps(scales, _mm512_set1_ps(s[t])), pixel + t, o + 16 * b); \
+        }                                                                                                        \
+    } while (0)
+
+/// 8 pixels × the last 8 channels from `o` (an output count of 16k + 1…8):
+/// half-width vectors, which cost half on CPUs that split 512-bit operations.
+#define QPW_TILE8_AVX512()                                                                                       \
+    do {                                                                                                         \
+        const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64;                                              \
+        const __m256i start = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_loadu_si256((const __m256i *)(p->zero_sums + o))); \
+        __m256i acc[8];                                                                                          \
+        for (int t = 0; t < 8; t++) acc[t] = start;                                                              \
+        for (int32_t g = 0; g < G; g++) {                                                                        \
+            const __m256i wv = _mm256_loadu_si256((const __m256i *)(w + (intptr_t)g * 64));                      \
+            for (int t = 0; t < 8; t++)                                                                          \
+                acc[t] = _mm256_dpbusd_epi32(acc[t], _mm256_set1_epi32((int32_t)qpw_load32(q[t] + 4 * g)), wv);  \
+        }                                                                                                        \
+        const __m256 scales = _mm256_loadu_ps(p->scales + o);                                                    \
+        for (int t = 0; t < 8; t++)                                                                              \
+            if (t < T) store8_avx512(p, acc[t], _mm256_mul_ps(scales, _mm256_set1_ps(s[t])), pixel + t, o);      \
+    } while (0)
+
+QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *params) {
+    // A local copy: the output stores cannot alias it, so its fields stay in registers.
+    const facepipe_qpw_params local = *params, *p = &local;
+    const int32_t I = p->in_channels, O = p->out_channels, G = qpw_groups(p);
+    _Alignas(64) uint8_t q[8][QPW_ROW_BYTES];
+    _Alignas(64) float tail[8 * FACEPIPE_QPW_MAX_IN_CHANNELS];
+    float s[8];
+    for (int32_t pixel = 0; pixel < p->pixels; pixel += 8) {
+        const int32_t T = p->pixels - pixel < 8 ? p->pixels - pixel : 8;
+        const float *x = p->input + (intptr_t)pixel * I;
+        if (T < 8) {
+            // The last pixels, beside zero pixels (scale 0): read from a copy.
+            memset(tail, 0, sizeof(float) * 8 * (size_t)I);
+            memcpy(tail, x, sizeof(float) * (size_t)T * (size_t)I);
+            x = tail;
+        }
+        quantize8_avx512(x, I, G, q, s);
+        // Blocks of 32 channels; a last 17–24 as 16 + 8, 9–16 as 16, 1–8 as 8.
+        int32_t o = 0;
+        while (o < O) {
+            const int32_t left = O - o;
+            if (left > 24) {
+                QPW_TILE_AVX512(2);
+                o += 32;
+            } else if (left > 8) {
+                QPW_TILE_AVX512(1);
+                o += 16;
+            } else {
+                QPW_TILE8_AVX512();
+                o += 8;
+            }
+        }
+    }
+}
+
+#else
+
+// Not x86: every kernel is the scalar one (the planner never chooses the others).
+void facepipe_qpw_u8s8_4x16_avx2(const facepipe_qpw_params *p) { facepipe_qpw_u8s8_1x1_scalar(p); }
+void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *p) { facepipe_qpw_u8s8_1x1_scalar(p); }
+
+#endif

@@ -1,0 +1,56 @@
+import CInt8Convolution
+
+/// The constants of an `.int8` block projection (`PointwiseConvolution`),
+/// one constant-pool block: the 7-bit weights packed
+/// `[ceil(O/16)][G][16][4]` bytes (`G = ceil(I/4)`, see `int8_pointwise.h`),
+/// then per channel (`O16` = O rounded up to 16, zero beyond O) the zero
+/// sums `128·Σk` (Int32 bit patterns) and the weight scales.
+///
+/// Channel o's weights `w` are quantized to `k ∈ [−127, 127]` with scale
+/// `t = max|w| / 127` (`Int8ConvolutionWeights.perChannel`). Eight bits
+/// rather than the first layer's seven: on the short-range detector seven
+/// moved face logits by up to 6 against fp32, eight by about 1. Computed
+/// once, in plain Swift, at plan time.
+package struct Int8PointwiseWeights {
+    package static let largestWeight = 127
+    package static let largestInputChannels = Int(FACEPIPE_QPW_MAX_IN_CHANNELS)
+
+    package let inChannels: Int, outChannels: Int
+
+    package init(inChannels: Int, outChannels: Int) {
+        self.inChannels = inChannels; self.outChannels = outChannels
+    }
+
+    /// Four-channel groups per pixel.
+    var groups: Int { (inChannels + 3) / 4 }
+    /// Output channels rounded up to 16.
+    var paddedChannels: Int { (outChannels + 15) / 16 * 16 }
+    /// Offsets in floats from the block's start.
+    /// (The weights take `paddedChannels · groups · 4` bytes: one float per group and channel.)
+    package var zeroSumsOffset: Int { paddedChannels * groups }
+    package var scalesOffset: Int { zeroSumsOffset + paddedChannels }
+    /// Floats of the block.
+    package var count: Int { scalesOffset + paddedChannels }
+
+    /// The block for TFLite's `[O][1][1][I]` filter `weights`.
+    package func pack(_ weights: [Float]) -> [Float] {
+        let (quantized, scales) = Int8ConvolutionWeights.perChannel(weights, outChannels: outChannels, levels: -Self.largestWeight...Self.largestWeight)
+        var bytes = [UInt8](repeating: 0, count: zeroSumsOffset * 4)
+        for channel in 0..<outChannels {
+            let (block, lane) = channel.quotientAndRemainder(dividingBy: 16)
+            for input in 0..<inChannels {
+                let (group, slot) = input.quotientAndRemainder(dividingBy: 4)
+                bytes[((block * groups + group) * 16 + lane) * 4 + slot] = UInt8(bitPattern: quantized[channel][input])
+            }
+        }
+        var block = (0..<zeroSumsOffset).map { index in
+            Float(bitPattern: UInt32(bytes[4 * index]) | UInt32(bytes[4 * index + 1]) << 8
+                | UInt32(bytes[4 * index + 2]) << 16 | UInt32(bytes[4 * index + 3]) << 24)
+        }
+        let padding = paddedChannels - outChannels
+        block += quantized.map { Float(bitPattern: UInt32(bitPattern: 128 * $0.reduce(Int32(0)) { $0 + Int32($1) })) }
+        block += repeatElement(0, count: padding)
+        block += scales + repeatElement(0, count: padding)
+        return block
+    }
+}
