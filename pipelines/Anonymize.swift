@@ -11,7 +11,7 @@ extension Pipelines {
                                            rationale: "recall first: the accurate pyramid down to 20-px faces, the detector's lowest floor (0.5) and no filter or Face Mesh presence check that could leave a face unredacted; the grown box covers hair and chin; JPEG q90 keeps the image usable and drops EXIF, GPS and maker notes.") {
         Decode()
         Orient()
-        DetectFaces(.accurate, minFaceSize: .pixels(20), minScore: anonymizeMinScore, canvasArithmetic: .int8FirstLayer)
+        DetectFaces(.accurate, minFaceSize: .pixels(20), minScore: anonymizeMinScore, canvasArithmetic: .int8)
         Redact(.blur)
         WriteOutputs(images: .jpeg(quality: 90))
     }

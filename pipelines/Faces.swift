@@ -2,7 +2,7 @@ import Pipeline
 
 extension Pipelines {
     /// The detection of the default pipeline, which `facepipe detect` shares.
-    public static let facesDetection = DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8FirstLayer)
+    public static let facesDetection = DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8)
     /// The confidence a face needs to be kept in the default pipeline.
     public static let facesMinConfidence: Float = 0.7
 

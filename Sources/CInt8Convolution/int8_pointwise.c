@@ -257,26 +257,28 @@ QPW_VNNI_TARGET static void quantize8_avx512(const float *x, int32_t I, int32_t 
 
 /// The epilogue of the 16 channels from `o` of one pixel whose sums (less
 /// the zero sums) are `a`; `scale` is `t[o…]·s`.
-QPW_VNNI_TARGET static inline void store16_avx512(const facepipe_qpw_params *p, __m512i a, __m512 scale, int32_t pixel, int32_t o) {
+QPW_VNNI_TARGET static inline __attribute__((always_inline)) void store16_avx512(const facepipe_qpw_params *p, int32_t first, int32_t second,
+                                                                               __m512i a, __m512 scale, int32_t pixel, int32_t o) {
     __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(a), scale, _mm512_loadu_ps(p->bias + o));
-    v = activate_avx512(v, p->first, p->first_slopes, o);
+    v = activate_avx512(v, first, p->first_slopes, o);
     if (p->residual) {
         const int32_t rc = p->residual_channels;
         v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(lanes_avx512(rc - o), p->residual + (intptr_t)pixel * rc + o));
     }
-    v = activate_avx512(v, p->second, p->second_slopes, o);
+    v = activate_avx512(v, second, p->second_slopes, o);
     _mm512_mask_storeu_ps(p->output + (intptr_t)pixel * p->out_channels + o, lanes_avx512(p->out_channels - o), v);
 }
 
 /// `store16_avx512` for 8 channels.
-QPW_VNNI_TARGET static inline void store8_avx512(const facepipe_qpw_params *p, __m256i a, __m256 scale, int32_t pixel, int32_t o) {
+QPW_VNNI_TARGET static inline __attribute__((always_inline)) void store8_avx512(const facepipe_qpw_params *p, int32_t first, int32_t second,
+                                                                              __m256i a, __m256 scale, int32_t pixel, int32_t o) {
     __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a), scale, _mm256_loadu_ps(p->bias + o));
-    v = activate_avx2(v, p->first, p->first_slopes, o);
+    v = activate_avx2(v, first, p->first_slopes, o);
     if (p->residual) {
         const int32_t rc = p->residual_channels;
         v = _mm256_add_ps(v, _mm256_maskz_loadu_ps(lanes_avx512(rc - o) & 0xFF, p->residual + (intptr_t)pixel * rc + o));
     }
-    v = activate_avx2(v, p->second, p->second_slopes, o);
+    v = activate_avx2(v, second, p->second_slopes, o);
     _mm256_mask_storeu_ps(p->output + (intptr_t)pixel * p->out_channels + o, (__mmask8)(lanes_avx512(p->out_channels - o) & 0xFF), v);
 }
 
@@ -299,10 +301,12 @@ QPW_VNNI_TARGET static inline void store8_avx512(const facepipe_qpw_params *p, _
                 for (int b = 0; b < (BLOCKS); b++) acc[b][t] = _mm512_dpbusd_epi32(acc[b][t], x, wv[b]);         \
             }                                                                                                    \
         }                                                                                                        \
+        _Pragma("clang loop unroll(full)")                                                                       \
         for (int b = 0; b < (BLOCKS); b++) {                                                                     \
             const __m512 scales = _mm512_loadu_ps(p->scales + o + 16 * b);                                       \
+            _Pragma("clang loop unroll(full)")                                                                   \
             for (int t = 0; t < 8; t++)                                                                          \
-                if (t < T) store16_avx512(p, acc[b][t], _mm512_mul_ps(scales, _mm512_set1_ps(s[t])), pixel + t, o + 16 * b); \
+                if (t < T) store16_avx512(p, first, second, acc[b][t], _mm512_mul_ps(scales, _mm512_set1_ps(s[t])), pixel + t, o + 16 * b); \
         }                                                                                                        \
     } while (0)
 
@@ -320,13 +324,14 @@ QPW_VNNI_TARGET static inline void store8_avx512(const facepipe_qpw_params *p, _
                 acc[t] = _mm256_dpbusd_epi32(acc[t], _mm256_set1_epi32((int32_t)qpw_load32(q[t] + 4 * g)), wv);  \
         }                                                                                                        \
         const __m256 scales = _mm256_loadu_ps(p->scales + o);                                                    \
+        _Pragma("clang loop unroll(full)")                                                                       \
         for (int t = 0; t < 8; t++)                                                                              \
-            if (t < T) store8_avx512(p, acc[t], _mm256_mul_ps(scales, _mm256_set1_ps(s[t])), pixel + t, o);      \
+            if (t < T) store8_avx512(p, first, second, acc[t], _mm256_mul_ps(scales, _mm256_set1_ps(s[t])), pixel + t, o);      \
     } while (0)
 
-QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *params) {
-    // A local copy: the output stores cannot alias it, so its fields stay in registers.
-    const facepipe_qpw_params local = *params, *p = &local;
+/// The kernel for activations `first` and `second` (constants where it is
+/// inlined, so the epilogue's activation switch folds away).
+QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni(const facepipe_qpw_params *p, int32_t first, int32_t second) {
     const int32_t I = p->in_channels, O = p->out_channels, G = qpw_groups(p);
     _Alignas(64) uint8_t q[8][QPW_ROW_BYTES];
     _Alignas(64) float tail[8 * FACEPIPE_QPW_MAX_IN_CHANNELS];
@@ -356,6 +361,17 @@ QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params
                 o += 8;
             }
         }
+    }
+}
+
+QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *params) {
+    // A local copy: the output stores cannot alias it, so its fields stay in registers.
+    const facepipe_qpw_params local = *params, *p = &local;
+    // BlazeFace's projections: no activation before the residual, ReLU after it.
+    if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_RELU) {
+        qpw_avx512vnni(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_RELU);
+    } else {
+        qpw_avx512vnni(p, p->first, p->second);
     }
 }
 

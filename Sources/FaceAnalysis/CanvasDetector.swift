@@ -10,7 +10,8 @@ import Inference
 /// last few canvas sizes stay for the worker's lifetime (pictures of one
 /// size reuse theirs), all on the largest arena one of them needed. With
 /// `.int8FirstLayer` the canvases are planned with an int8 first
-/// convolution (`FirstConvolution.int8`) and fed the level image's bytes.
+/// convolution (`FirstConvolution.int8`) and fed the level image's bytes;
+/// `.int8` also plans the block projections in int8 (`PointwiseConvolution.int8`).
 /// One per `FaceAnalyzer` and ``DetectorArithmetic``, so not `Sendable`.
 final class CanvasDetector {
     let model: Model

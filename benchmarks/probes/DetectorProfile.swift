@@ -27,7 +27,7 @@ struct DetectorProfile: ParsableCommand {
     @Option(help: "The confidence a face needs to count as kept.")
     var keep: Float = 0.7
 
-    @Option(help: "The canvases' detector arithmetic: float32 or int8-first-layer.")
+    @Option(help: "The canvases' detector arithmetic: float32, int8-first-layer or int8.")
     var canvasArithmetic: DetectorArithmetic = .float32
 
     struct CanvasRecord {

@@ -17,8 +17,9 @@ public struct DetectFaces: Stage {
     ///     image width; a float literal is a fraction.
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
     ///   - canvasArithmetic: `.int8FirstLayer` runs the detector's first
-    ///     layer on `.accurate` mode's pyramid canvases in int8 (faster,
-    ///     slightly different scores; see ``DetectorArithmetic``).
+    ///     layer on `.accurate` mode's pyramid canvases in int8, `.int8`
+    ///     its block projections too (faster, slightly different scores;
+    ///     see ``DetectorArithmetic``).
     public init(_ mode: DetectorMode = .accurate, minFaceSize: FaceSize = .pixels(20), minScore: Float = 0.5,
                 canvasArithmetic: DetectorArithmetic = .float32) {
         options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore, canvasArithmetic: canvasArithmetic)
