@@ -56,12 +56,13 @@ extension Planner {
     /// to the extra channels (`Conv1x1AVX512`); the PAD step goes. Same sums, so the same
     /// bits as adding the padded tensor.
     private func foldChannelPads(_ nodes: inout [Node], consumers: [Int]) {
-        guard conv1x1Kernel() == .conv1x1_8x32_avx512 || pointwise == .int8 else { return }
+        guard kernels == .avx512 || pointwise == .int8 else { return }
         var producer = [Int: Int]()
         for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
         for index in nodes.indices where !nodes[index].removed {
-            guard conv1x1Kernel() == .conv1x1_8x32_avx512 || isInt8Pointwise(nodes[index], in: nodes, producers: producer),
-                  case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
+            guard case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
+                  conv1x1Kernel(outChannels: geometry.outChannels) == .conv1x1_8x32_avx512
+                    || isInt8Pointwise(nodes[index], in: nodes, producers: producer),
                   let residual = nodes[index].residual, consumers[residual] == 1,
                   nodes[index].second == .none || nodes[index].second == .relu,
                   let padIndex = producer[residual], padIndex < index,

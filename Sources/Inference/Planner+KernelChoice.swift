@@ -7,9 +7,11 @@ import InferenceWide
 /// at another input size (`Model.resized`) picks the same kernels and reuses
 /// the packed constants.
 extension Planner {
-    /// A 1×1 stride-1 convolution's kernel.
-    func conv1x1Kernel() -> ConvolutionKernel {
-        kernels == .avx512 ? .conv1x1_8x32_avx512 : .conv1x1_6x16_avx2
+    /// A 1×1 stride-1 convolution's kernel. At most 8 output channels (a
+    /// detector's score heads: 2 or 6) take the 8-lane tiles even in the
+    /// AVX-512 set: a 32-channel tile would compute mostly padding.
+    func conv1x1Kernel(outChannels: Int) -> ConvolutionKernel {
+        kernels == .avx512 && outChannels > 8 ? .conv1x1_8x32_avx512 : .conv1x1_6x16_avx2
     }
 
     /// Any other convolution's kernel. The AVX-512 interiors apply the bias
@@ -29,7 +31,7 @@ extension Planner {
 
     /// A CONV_2D's kernel: `conv1x1Kernel` or `convKernel`.
     func convolutionKernel(_ g: WindowGeometry, fusedAdd: Bool) -> ConvolutionKernel {
-        g.isPointwise ? conv1x1Kernel() : convKernel(g, fusedAdd: fusedAdd)
+        g.isPointwise ? conv1x1Kernel(outChannels: g.outChannels) : convKernel(g, fusedAdd: fusedAdd)
     }
 
     /// A DEPTHWISE_CONV_2D's kernel. The AVX-512 sweep applies the bias and
