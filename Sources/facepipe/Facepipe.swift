@@ -23,8 +23,11 @@ struct Facepipe: AsyncParsableCommand {
         }
         // Two malloc arenas: measured on the bench archive with 2 workers, peak RSS
         // 278–307 MiB with glibc's default (one arena per allocating thread), 213 MiB
-        // with two, same speed (benchmarks/pipeline.sh).
-        facepipe_tune_allocator(2)
+        // with two, same speed (benchmarks/pipeline.sh). A fixed 16 MiB mmap
+        // threshold: with glibc's sliding one (raised to each large block freed, up
+        // to 32 MiB) `faces` on the bench archive peaked at 251–328 MB over ten runs,
+        // with this one at 248–263 MB over five, same speed (docs/BENCHMARKS.md).
+        facepipe_tune_allocator(2, 16 << 20)
         // A closed stderr or stdout (`facepipe run … 2>&1 | head`) must not kill a run.
         StandardError.ignoreBrokenPipes()
         do {

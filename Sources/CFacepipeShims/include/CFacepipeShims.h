@@ -12,9 +12,10 @@ int facepipe_cpu_supports_build_target(void);
 /// A human-readable list of the required extensions the CPU lacks ("" when none).
 const char *facepipe_cpu_missing_features(void);
 
-/// Caps glibc's malloc arenas at `arenas` (no-op elsewhere). Called once at
-/// start-up, before any worker thread allocates.
-void facepipe_tune_allocator(int arenas);
+/// Caps glibc's malloc arenas at `arenas` and fixes its mmap threshold at
+/// `mmap_threshold` bytes (0: leave either as it is; no-op elsewhere).
+/// Called once at start-up, before any worker thread allocates.
+void facepipe_tune_allocator(int arenas, int mmap_threshold);
 
 /// Advances a CRC-32 register (`*state`: before the final inversion) over a
 /// prefix of `data` with carry-less multiplication, when the CPU has it and
