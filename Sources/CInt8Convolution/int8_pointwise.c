@@ -14,8 +14,8 @@
 // the same operations as `epilogue_scalar`, so every kernel writes the
 // same bits.
 
-/// Bytes of one quantized pixel in a tile: `4·G` rounded up, with room for
-/// a whole vector's store past the last group.
+/// Bytes of one quantized pixel in a tile: room for the most input channels
+/// and for a whole vector's store past the last group.
 enum { QPW_ROW_BYTES = FACEPIPE_QPW_MAX_IN_CHANNELS + 64 };
 
 static inline int32_t qpw_groups(const facepipe_qpw_params *p) { return (p->in_channels + 3) / 4; }
