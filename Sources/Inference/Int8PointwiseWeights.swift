@@ -43,14 +43,7 @@ package struct Int8PointwiseWeights {
                 bytes[((block * groups + group) * 16 + lane) * 4 + slot] = UInt8(bitPattern: quantized[channel][input])
             }
         }
-        var block = (0..<zeroSumsOffset).map { index in
-            Float(bitPattern: UInt32(bytes[4 * index]) | UInt32(bytes[4 * index + 1]) << 8
-                | UInt32(bytes[4 * index + 2]) << 16 | UInt32(bytes[4 * index + 3]) << 24)
-        }
-        let padding = paddedChannels - outChannels
-        block += quantized.map { Float(bitPattern: UInt32(bitPattern: 128 * $0.reduce(Int32(0)) { $0 + Int32($1) })) }
-        block += repeatElement(0, count: padding)
-        block += scales + repeatElement(0, count: padding)
-        return block
+        return Int8ConvolutionWeights.poolBlock(bytes: bytes, sums: quantized.map { 128 * $0.reduce(Int32(0)) { $0 + Int32($1) } },
+                                                rows: [scales], channels: paddedChannels)
     }
 }
