@@ -7,7 +7,8 @@ extension FaceAnalyzer {
     /// image pixels; in `.accurate` mode on large images also canvases over
     /// an image pyramid (`DetectionRegionPlan`), merged across regions.
     /// Faces narrower than `minFaceSize` (in pixels for this image) or scoring below
-    /// `minScore` are dropped. Sorted by score
+    /// `minScore` are dropped; the boxes of the rest are reported as
+    /// `TurnedFaceBox` makes them (larger for a face turned in-plane). Sorted by score
     /// (highest first), ties by position, so the order is deterministic. An
     /// empty image gives no faces.
     public func detect(in image: RGBImage, options: FaceDetectionOptions = FaceDetectionOptions()) throws(FaceAnalysisError) -> [FaceDetection] {
@@ -89,6 +90,7 @@ extension FaceAnalyzer {
         let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
         return found
             .filter { $0.box.width >= minWidth && $0.isFinite }
+            .map { face in FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints) }
             .sorted { a, b in
                 if a.score != b.score { return a.score > b.score }
                 if a.box.x != b.box.x { return a.box.x < b.box.x }

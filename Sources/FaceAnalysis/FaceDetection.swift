@@ -3,7 +3,9 @@ import ImageCore
 /// One detected face: box, confidence and BlazeFace's six keypoints, in
 /// upright-image pixels (origin top-left, x right, y down).
 public struct FaceDetection: Sendable, Hashable, Codable {
-    /// The face box (BlazeFace's box covers roughly brows to chin, ear to ear).
+    /// The face box (BlazeFace's box covers roughly brows to chin, ear to
+    /// ear; for a face turned in-plane by more than 10°, `FaceAnalyzer.detect`
+    /// reports it scaled about its centre as `TurnedFaceBox` says).
     public var box: Rect
     /// Detector confidence, 0…1.
     public var score: Float

@@ -21,10 +21,11 @@ package struct RotatedSquare: Sendable, Hashable {
         return angle - 2 * .pi * ((angle + .pi) / (2 * .pi)).rounded(.down)
     }
 
-    /// The Face Mesh input region: a square of 1.5 × the box's longer side,
+    /// The Face Mesh input region: a square of 1.5 × the detector box's
+    /// longer side (the reported box without `TurnedFaceBox`'s growth),
     /// centred on the box, turned by the eye line (detector keypoints 0 → 1).
     package static func faceMeshROI(for detection: FaceDetection) -> RotatedSquare {
-        let side = max(detection.box.width, detection.box.height) * 1.5
+        let side = TurnedFaceBox.detectorSide(of: detection) * 1.5
         let eyes = detection.keypoints.count >= 2 ? (detection.keypoints[0], detection.keypoints[1]) : (Point(x: 0, y: 0), Point(x: 1, y: 0))
         return RotatedSquare(centerX: detection.box.centerX, centerY: detection.box.centerY,
                              side: side, rotation: angle(from: eyes.0, to: eyes.1))
