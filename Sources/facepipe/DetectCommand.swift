@@ -18,7 +18,9 @@ struct DetectCommand: AsyncParsableCommand {
             the same defaults (see `facepipe describe detect`). Each line is \
             {"file", "width", "height", "faces": [{"x", "y", "w", "h", "score"}]} with the \
             kept faces in pixels of the upright image (EXIF orientation applied), in the \
-            detector's order (highest score first). A file that cannot be read or decoded \
+            detector's order (highest score first). Boxes are axis-aligned; for a face \
+            turned in-plane by more than 10° the box grows with the roll, so that it matches \
+            a label of the face's own size and one drawn around the turned face. A file that cannot be read or decoded \
             gives {"file", "error"} and the exit status is 1; the other files are still \
             processed. Models are verified by SHA-256 before the first file (exit 2 when \
             one is missing or wrong).

@@ -2,7 +2,9 @@ import FaceAnalysis
 import ImageCore
 
 /// Finds faces with MediaPipe's BlazeFace models: box, confidence and six
-/// keypoints per face, in upright-image pixels.
+/// keypoints per face, in upright-image pixels. A face turned in-plane past
+/// 10° gets a box grown with its roll (`TurnedFaceBox`), which matches both
+/// a label of the face's own size and one drawn around the turned face.
 public struct DetectFaces: Stage {
     public var options: FaceDetectionOptions
 
