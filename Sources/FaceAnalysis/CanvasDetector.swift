@@ -35,7 +35,10 @@ final class CanvasDetector {
     }
 
     /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
-    func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
+    /// `lowScores` (probes only) also receives every detection from its
+    /// floor up, with the stride of the output layer that found it.
+    func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float,
+                lowScores: (floor: Float, receive: (_ stride: Int, NormalizedDetection) -> Void)? = nil) throws(FaceAnalysisError) -> [NormalizedDetection] {
         let interpreter = try self.interpreter(width: canvas.width, height: canvas.height)
         let layers = try outputLayers(of: interpreter, canvas: canvas)
         var grids = layers.map { GridRows(layer: $0) }
@@ -43,7 +46,14 @@ final class CanvasDetector {
         func output(_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) {
             for index in grids.indices where grids[index].layer.scoresHead == head || grids[index].layer.regressorsHead == head {
                 grids[index].receive(head: head, rows: rows, values: values)
-                grids[index].decodeReadyRows(minScore: minScore, into: &found)
+                guard let lowScores else {
+                    grids[index].decodeReadyRows(minScore: minScore, into: &found)
+                    continue
+                }
+                var low: [NormalizedDetection] = []
+                grids[index].decodeReadyRows(minScore: min(lowScores.floor, minScore), into: &low)
+                for detection in low { lowScores.receive(grids[index].layer.stride, detection) }
+                found += low.filter { $0.score >= minScore }
             }
         }
         switch arithmetic {

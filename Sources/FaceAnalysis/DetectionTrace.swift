@@ -19,12 +19,23 @@ package final class DetectionTrace {
     package var canvasRuns: [CanvasRun] = []
     package var wholeFrameNanoseconds: UInt64 = 0
     package var levelImageNanoseconds: UInt64 = 0
+    /// A canvas detection from `lowScoreFloor` up, before NMS, in source pixels.
+    package struct LowScore: Sendable {
+        package var level: Int
+        /// The stride of the output layer that found it (short range: 8 or 16).
+        package var stride: Int
+        package var detection: FaceDetection
+    }
+
+    /// When set, every canvas also reports its detections from this score up (`lowScores`).
+    package var lowScoreFloor: Float?
+    package var lowScores: [LowScore] = []
 
     package init() {}
 
     /// Forgets the previous call's records.
     package func reset() {
-        plan = nil; canvasRuns = []; wholeFrameNanoseconds = 0; levelImageNanoseconds = 0
+        plan = nil; canvasRuns = []; wholeFrameNanoseconds = 0; levelImageNanoseconds = 0; lowScores = []
     }
 
     /// The calling thread's CPU time.

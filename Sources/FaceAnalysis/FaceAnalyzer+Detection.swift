@@ -59,8 +59,14 @@ extension FaceAnalyzer {
                     trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: [], skipped: true))
                     continue
                 }
+                var lowScores: (floor: Float, receive: (Int, NormalizedDetection) -> Void)?
+                if let trace, let floor = trace.lowScoreFloor {
+                    lowScores = (floor, { stride, detection in
+                        trace.lowScores.append(.init(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas)))
+                    })
+                }
                 let decoded = try canvasDetector(options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
-                                                          minScore: max(minScore, DetectionRegionPlan.canvasMinScore))
+                                                          minScore: max(minScore, DetectionRegionPlan.canvasMinScore), lowScores: lowScores)
                 let kept = WeightedNonMaximumSuppression.apply(decoded).filter { detection in
                     !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
                         && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels
