@@ -11,7 +11,7 @@ import ImageCore
 /// for score thresholds, the share of the finest level a gate would keep.
 struct CascadeGate: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cascade-gate",
-        abstract: "Level-2 raw scores near faces only the finest level finds, and the area a gate at each score would keep.")
+        abstract: "Level-2 low scores near faces only the finest level finds, and the share of the finest level a gate at each score would keep.")
 
     @Argument(help: "A tar archive of images.") var archive: String
     @Option(help: "Stop after this many images.") var limit = Int.max
