@@ -37,14 +37,15 @@ struct CascadeGate: ParsableCommand {
             let faces = try analyzer.detect(in: image, options: options)
             images += 1
             guard let plan = trace.plan, plan.canvases.contains(where: { $0.level == 1 }) else { continue }
-            let gate = 1 + step
+            // The gating level's detections, once per image.
+            let gateHits = trace.lowScores.filter { $0.level == 1 + step && (!fine || $0.stride == 8) }.map(\.detection)
             let kept = faces.filter { $0.score >= 0.7 }
             for face in kept {
                 let levels = Set(trace.canvasRuns.filter { run in run.detections.contains { $0.box.intersectionOverUnion(face.box) > 0.3 } }.map(\.canvas.level))
                 guard levels == [1] else { continue }
                 let b = face.box
-                let near = trace.lowScores.filter { $0.level == gate && (!fine || $0.stride == 8) }.map(\.detection).filter { d in
-                    let cx = d.box.x + d.box.width / 2, cy = d.box.y + d.box.height / 2
+                let near = gateHits.filter { d in
+                    let cx = d.box.centerX, cy = d.box.centerY
                     return cx >= b.x - b.width / 2 && cx <= b.x + 1.5 * b.width && cy >= b.y - b.height / 2 && cy <= b.y + 1.5 * b.height
                 }
                 gateScores.append((near.map(\.score).max() ?? 0, b.width, entry.name))
@@ -56,9 +57,8 @@ struct CascadeGate: ParsableCommand {
             total += Double(l1.width * l1.height)
             for (ti, t) in thresholds.enumerated() {
                 var marked = [Bool](repeating: false, count: bw * bh)
-                for low in trace.lowScores where low.level == gate && (!fine || low.stride == 8) && low.detection.score >= t {
-                    let d = low.detection
-                    let cx = (d.box.x + d.box.width / 2) * sx, cy = (d.box.y + d.box.height / 2) * sy
+                for d in gateHits where d.score >= t {
+                    let cx = d.box.centerX * sx, cy = d.box.centerY * sy
                     let x0 = max(0, Int(cx) - margin) / 16, x1 = min(l1.width - 1, Int(cx) + margin) / 16
                     let y0 = max(0, Int(cy) - margin) / 16, y1 = min(l1.height - 1, Int(cy) + margin) / 16
                     guard x0 <= x1, y0 <= y1 else { continue }
