@@ -41,17 +41,22 @@ final class CanvasDetector {
                 lowScores: (floor: Float, receive: (_ stride: Int, NormalizedDetection) -> Void)? = nil) throws(FaceAnalysisError) -> [NormalizedDetection] {
         let interpreter = try self.interpreter(width: canvas.width, height: canvas.height)
         let layers = try outputLayers(of: interpreter, canvas: canvas)
-        var grids = layers.map { GridRows(layer: $0) }
+        // The probes' floor decodes more than `minScore`; the rest is filtered below.
+        let decodeFloor = lowScores.map { min($0.floor, minScore) } ?? minScore
+        var grids = layers.map { DetectionGridRows(layer: $0, minScore: decodeFloor) }
         var found: [NormalizedDetection] = []
+        func needs(_ head: Int, _ rows: Range<Int>) -> Bool {
+            grids.allSatisfy { $0.layer.regressorsHead != head || $0.needsRegressors(rows) }
+        }
         func output(_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) {
             for index in grids.indices where grids[index].layer.scoresHead == head || grids[index].layer.regressorsHead == head {
                 grids[index].receive(head: head, rows: rows, values: values)
                 guard let lowScores else {
-                    grids[index].decodeReadyRows(minScore: minScore, into: &found)
+                    grids[index].decodeReadyRows(into: &found)
                     continue
                 }
                 var low: [NormalizedDetection] = []
-                grids[index].decodeReadyRows(minScore: min(lowScores.floor, minScore), into: &low)
+                grids[index].decodeReadyRows(into: &low)
                 for detection in low { lowScores.receive(grids[index].layer.stride, detection) }
                 found += low.filter { $0.score >= minScore }
             }
@@ -61,26 +66,20 @@ final class CanvasDetector {
             interpreter.run(input: { rows, input in
                 TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
                                    valueScale: 2 / 255, valueOffset: -1, into: input)
-            }, output: output)
+            }, needs: needs, output: output)
         case .int8FirstLayer, .int8:
             // The same canvas as bytes: black (0) outside the level image, where the float canvas has −1.
             interpreter.runBytes(input: { rows, input in
                 TensorSampler.cropBytes(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
                                         into: input)
-            }, output: output)
+            }, needs: needs, output: output)
         }
         return found
     }
 
-    /// One output layer of the detector: the heads holding its scores and its regressors.
-    struct OutputLayer {
-        var stride: Int, anchorsPerCell: Int, columns: Int
-        var scoresHead: Int, regressorsHead: Int
-    }
-
     /// Matches the streamed heads to `configuration`'s layers by shape.
-    private func outputLayers(of interpreter: RowStreamingInterpreter, canvas: DetectionRegionPlan.Canvas) throws(FaceAnalysisError) -> [OutputLayer] {
-        var layers: [OutputLayer] = []
+    private func outputLayers(of interpreter: RowStreamingInterpreter, canvas: DetectionRegionPlan.Canvas) throws(FaceAnalysisError) -> [DetectionGridRows.Layer] {
+        var layers: [DetectionGridRows.Layer] = []
         for (stride, perCell) in zip(configuration.strides, configuration.anchorsPerCell) {
             let rows = canvas.height / stride, columns = canvas.width / stride
             func head(channels: Int) -> Int? {
@@ -90,53 +89,9 @@ final class CanvasDetector {
                 throw .unexpectedModelShape(model: configuration.modelFile,
                                             detail: "at \(canvas.width)×\(canvas.height) the streamed outputs \(interpreter.heads) hold no \(columns)×\(rows) grid of \(perCell) anchors")
             }
-            layers.append(OutputLayer(stride: stride, anchorsPerCell: perCell, columns: columns, scoresHead: scores, regressorsHead: regressors))
+            layers.append(DetectionGridRows.Layer(stride: stride, anchorsPerCell: perCell, columns: columns, scoresHead: scores, regressorsHead: regressors))
         }
         return layers
-    }
-
-    /// The streamed rows of one layer's scores and regressors not decoded
-    /// yet: the two heads finish their rows at different times.
-    struct GridRows {
-        let layer: OutputLayer
-        private var scores: [Float] = [], regressors: [Float] = []
-        /// The grid row at the front of `scores` and `regressors`.
-        private var nextRow = 0
-
-        init(layer: OutputLayer) { self.layer = layer }
-
-        mutating func receive(head: Int, rows: Range<Int>, values: UnsafeBufferPointer<Float>) {
-            if head == layer.scoresHead {
-                precondition(rows.lowerBound == nextRow + scores.count / rowScores, "score rows out of order")
-                scores.append(contentsOf: values)
-            } else {
-                precondition(rows.lowerBound == nextRow + regressors.count / (16 * rowScores), "regressor rows out of order")
-                regressors.append(contentsOf: values)
-            }
-        }
-
-        private var rowScores: Int { layer.columns * layer.anchorsPerCell }
-
-        /// Decodes every row both heads have delivered, then forgets it.
-        mutating func decodeReadyRows(minScore: Float, into found: inout [NormalizedDetection]) {
-            let n = rowScores
-            let ready = nextRow + min(scores.count / n, regressors.count / (16 * n))
-            guard ready > nextRow else { return }
-            scores.withUnsafeBufferPointer { s in
-                regressors.withUnsafeBufferPointer { r in
-                    for row in nextRow..<ready {
-                        let i = (row - nextRow) * n
-                        DetectionDecoder.decodeGridRow(scores: UnsafeBufferPointer(rebasing: s[i..<(i + n)]),
-                                                       regressors: UnsafeBufferPointer(rebasing: r[(16 * i)..<(16 * (i + n))]),
-                                                       row: row, stride: layer.stride, anchorsPerCell: layer.anchorsPerCell,
-                                                       minScore: minScore, into: &found)
-                    }
-                }
-            }
-            scores.removeFirst((ready - nextRow) * n)
-            regressors.removeFirst((ready - nextRow) * 16 * n)
-            nextRow = ready
-        }
     }
 
     /// The streaming interpreter for a `width × height` canvas: reused when

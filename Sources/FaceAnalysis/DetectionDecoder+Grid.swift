@@ -43,11 +43,9 @@ extension DetectionDecoder {
                                       row: Int, stride: Int, anchorsPerCell: Int, minScore: Float,
                                       into result: inout [NormalizedDetection]) {
         precondition(regressors.count == scores.count * 16 && scores.count % anchorsPerCell == 0, "a grid row's scores and regressors disagree")
-        let threshold = max(minScore, 0)
-        // sigmoid(raw) > threshold  ⇔  raw > logit(threshold): skip the exp for the many empty cells.
-        let rawThreshold = threshold <= 0 ? -Float.infinity : (threshold >= 1 ? Float.infinity : Foundation.log(threshold / (1 - threshold)))
+        let threshold = max(minScore, 0), candidate = candidateFloor(minScore: minScore)
         let ay = (Float(row) + 0.5) * Float(stride)
-        for i in scores.indices where scores[i] > rawThreshold - 1e-3 {
+        for i in scores.indices where scores[i] > candidate {
             let raw = min(max(scores[i], -rawScoreLimit), rawScoreLimit)
             let score = 1 / (1 + Foundation.exp(-raw))
             guard score > threshold else { continue }
@@ -58,5 +56,22 @@ extension DetectionDecoder {
             guard let c = coordinates(regressed: r, anchorX: ax, anchorY: ay) else { continue }
             result.append(NormalizedDetection(coordinates: c, score: score))
         }
+    }
+
+    /// The raw score a cell must exceed for `decodeGridRow` to look at its
+    /// box: sigmoid(raw) > minScore ⇔ raw > logit(minScore), less a margin
+    /// (the exact test follows on the sigmoid), so the exp is skipped for
+    /// the many empty cells.
+    static func candidateFloor(minScore: Float) -> Float {
+        let threshold = max(minScore, 0)
+        let logit = threshold <= 0 ? -Float.infinity : (threshold >= 1 ? Float.infinity : Foundation.log(threshold / (1 - threshold)))
+        return logit - 1e-3
+    }
+
+    /// Whether `decodeGridRow` would read any regressor of a row with these
+    /// `scores`: when not, the row decodes to nothing without its boxes.
+    static func gridRowNeedsRegressors(scores: UnsafeBufferPointer<Float>, minScore: Float) -> Bool {
+        let candidate = candidateFloor(minScore: minScore)
+        return scores.contains { $0 > candidate }
     }
 }

@@ -106,33 +106,40 @@ public final class RowStreamingInterpreter {
     /// - Parameters:
     ///   - input: writes input rows `rows` (NHWC, `width · channels` floats
     ///     per row) into the buffer; called for consecutive bands from row 0.
+    ///   - needs: asked before rows `rows` of head `head` are computed, for
+    ///     the heads no streamed step reads; rows it answers `false` for are
+    ///     neither computed nor passed to `output` (a detector's box rows in
+    ///     which no score passed). Nil: every row is computed.
     ///   - output: receives head `head`'s finished rows `rows` (valid during
     ///     the call only); each head's rows arrive once, in order, as soon
     ///     as they are computed, interleaved with other heads and input bands.
     public func run(input: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<Float>) throws -> Void,
+                    needs: ((_ head: Int, _ rows: Range<Int>) -> Bool)? = nil,
                     output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         precondition(model.firstConvolution == .float32, "a model planned with an int8 first convolution streams bytes: use runBytes(input:output:)")
         try stream(input: { rows, at in
             try input(rows, UnsafeMutableBufferPointer(start: at, count: rows.count * self.graph.tensors[0].rows.rowFloats))
-        }, output: output)
+        }, needs: needs, output: output)
     }
 
     /// `run` for a model planned with an int8 first convolution
     /// (`FirstConvolution.int8`): `byteInput` writes input rows `rows` as
     /// bytes (NHWC, `width · channels` per row), the picture's own.
     public func runBytes(input byteInput: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<UInt8>) throws -> Void,
-                    output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
+                         needs: ((_ head: Int, _ rows: Range<Int>) -> Bool)? = nil,
+                         output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         precondition(model.firstConvolution == .int8, "runBytes(input:output:) needs a model planned with an int8 first convolution")
         let rowBytes = graph.tensors[0].rows.width * graph.tensors[0].rows.channels
         try stream(input: { rows, at in
             try UnsafeMutableRawPointer(at).withMemoryRebound(to: UInt8.self, capacity: rows.count * rowBytes) {
                 try byteInput(rows, UnsafeMutableBufferPointer(start: $0, count: rows.count * rowBytes))
             }
-        }, output: output)
+        }, needs: needs, output: output)
     }
 
     /// The schedule run for real: `input` writes input rows at an arena address.
     private func stream(input: (_ rows: Range<Int>, _ at: UnsafeMutablePointer<Float>) throws -> Void,
+                        needs: ((_ head: Int, _ rows: Range<Int>) -> Bool)?,
                         output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         for index in start.indices { start[index] = 0 }
         let arena = memory.base, constants = model.constants.base
@@ -145,8 +152,10 @@ public final class RowStreamingInterpreter {
                 try input(rows, arena + at)
                 return
             }
+            let head = self.graph.tensors[tensor].head
+            if let head, let needs, self.graph.tensors[tensor].consumers.isEmpty, !needs(head, rows) { return }
             self.computeWindow(producer, rows, at: at, arena: arena, constants: constants)
-            if let head = self.graph.tensors[tensor].head {
+            if let head {
                 try output(head, rows, UnsafeBufferPointer(start: arena + at, count: rows.count * rowFloats))
             }
         }

@@ -125,6 +125,37 @@ import _TestSupport
         }
     }
 
+    /// Rows a caller declines (`needs`) of a head no streamed step reads are
+    /// neither computed nor delivered; every other row keeps its bits.
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: ParityTests.widths)
+    func declinedHeadRowsAreSkipped(kernels: KernelSet) throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange), kernels: kernels)
+        let model = try declared.resized(inputShape: [1, 400, 208, 3])
+        let input = try Self.photo(height: 400, width: 208)
+        let streaming = try RowStreamingInterpreter(model: model)
+        let expected = try Self.stream(streaming, input)
+        // Box rows at stride 8 (head 2) only from row 20 on, none at stride 16 (head 3).
+        var heads = streaming.heads.map { _ in [Float]() }
+        var firstRow = streaming.heads.map { _ in Int?.none }
+        var asked: Set<Int> = []
+        let rowFloats = 208 * 3
+        streaming.run(input: { rows, buffer in
+            _ = buffer.update(fromContentsOf: input[(rows.lowerBound * rowFloats)..<(rows.upperBound * rowFloats)])
+        }, needs: { head, rows in
+            asked.insert(head)
+            return head < 2 || (head == 2 && rows.lowerBound >= 20)
+        }, output: { head, rows, values in
+            if firstRow[head] == nil { firstRow[head] = rows.lowerBound }
+            heads[head].append(contentsOf: values)
+        })
+        #expect(asked == [0, 1, 2, 3])
+        #expect(firstRow == [0, 0, 20, nil])
+        #expect(Self.firstDifference(heads[0], expected[0]) == nil && Self.firstDifference(heads[1], expected[1]) == nil)
+        let headRow = streaming.heads[2].width * streaming.heads[2].channels
+        #expect(Self.firstDifference(heads[2], Array(expected[2][(20 * headRow)...])) == nil)
+        #expect(heads[3].isEmpty)
+    }
+
     /// An interpreter sharing a larger one's arena computes what it computes alone.
     @Test(.enabled(if: Fixtures.modelsAvailable))
     func aSharedArenaGivesTheSameHeads() throws {
