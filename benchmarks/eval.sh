@@ -13,7 +13,12 @@
 # "0": one core; `facepipe detect` is single-threaded, MediaPipe's XNNPACK
 # could otherwise use more cores).
 #
-# Environment: EVAL_CPUS (default 0), EVAL_DIR (default datasets/build/eval), MEDIAPIPE_VENV
+# EVAL_FLOORS adds columns for `faces` at other sensitivity floors
+# (`--min-face-size`), to show what a coarser floor gives up on this set;
+# `FLOORS=... make bench-pipeline` measures what it saves in time.
+#
+# Environment: EVAL_CPUS (default 0), EVAL_DIR (default datasets/build/eval),
+# EVAL_FLOORS (default none; for example "32px 48px"), MEDIAPIPE_VENV
 # (default .venv-mediapipe, created from scripts/requirements-mediapipe.txt
 # when missing), EVAL_SEED (default 2024; a different seed rebuilds the set).
 set -euo pipefail
@@ -23,6 +28,7 @@ cd "$(dirname "$0")/.."
 EVAL_DIR="${EVAL_DIR:-datasets/build/eval}"
 SEED="${EVAL_SEED:-2024}"
 CPUS="${EVAL_CPUS:-0}"
+read -r -a FLOORS <<< "${EVAL_FLOORS:-}"
 PIN=()
 command -v taskset > /dev/null && PIN=(taskset -c "$CPUS")
 MP_VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
@@ -74,10 +80,11 @@ OMP_NUM_THREADS=1 run yunet "$PY" benchmarks/eval/yunet_detect.py --min-score 0.
 # "no presence check" rows count faces the mesh rejected as kept, to show
 # what that check removes.
 tar cf "$WORK/eval.tar" -C "$EVAL_DIR" $(for f in "${FILES[@]}"; do basename "$f"; done)
+# pipeline NAME [FLOOR]: FLOOR overrides the pipeline's --min-face-size (results as NAME-floor-FLOOR).
 pipeline() {
-    local name="$1" start end
+    local name="${1}${2:+-floor-$2}" start end
     start=$(date +%s.%N)
-    "${PIN[@]}" "$BIN" run "$name" "$WORK/eval.tar" --out "$WORK/run-$name" --workers 1 --quiet || [ $? -eq 1 ]
+    "${PIN[@]}" "$BIN" run "$1" "$WORK/eval.tar" --out "$WORK/run-$name" --workers 1 --quiet ${2:+--min-face-size "$2"} || [ $? -eq 1 ]
     end=$(date +%s.%N)
     python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$end" > "$WORK/pipeline-$name.seconds"
     python3 benchmarks/eval/manifest_faces.py "$WORK/run-$name/manifest.csv" "$EVAL_DIR" > "$WORK/pipeline-$name.jsonl"
@@ -88,12 +95,15 @@ pipeline() {
 }
 pipeline faces
 pipeline training-annotations
+for floor in "${FLOORS[@]}"; do pipeline faces "$floor"; done
 
 specs=()
 for name in pipeline-faces pipeline-faces-nopresence pipeline-training-annotations pipeline-training-annotations-nopresence \
+            $(for floor in "${FLOORS[@]}"; do echo "pipeline-faces-floor-$floor"; done) \
             facepipe-fast facepipe-accurate facepipe-sparse yunet mediapipe-short mediapipe-full; do
     label="${name/facepipe-/facepipe detect }"; label="${label/mediapipe-/MediaPipe }"; label="${label/yunet/YuNet}"
     label="${label/pipeline-/facepipe run }"; label="${label/-nopresence/ (no presence check)}"
+    label="${label/-floor-/ --min-face-size }"
     specs+=("$label=$WORK/$name.jsonl@$(cat "$WORK/$name.seconds")")
 done
 python3 benchmarks/eval/score.py --self-test > /dev/null

@@ -6,7 +6,12 @@
 # the same archive and the same cores, in one run, plus the decode +
 # PNG-encode floor (facepipe's `upright-png` pipeline).
 #
-# Environment: WORKERS (default 2), ROUNDS (default 5: the median of five
+# FLOORS (for example "40px 0.05") adds `faces` at those sensitivity floors
+# (`--min-face-size`) to every round, each with its ratio to the round's
+# MediaPipe run: what a coarser floor buys in speed (`make eval` with
+# EVAL_FLOORS shows what it costs in recall).
+#
+# Environment: WORKERS (default 2), FLOORS (default none), ROUNDS (default 5: the median of five
 # back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
 # built by datasets/build-bench.py, or benchmarks/heavy_archive.py when that
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
@@ -17,6 +22,7 @@ scripts/install-system-deps.sh time   # GNU time for peak RSS
 
 WORKERS="${WORKERS:-2}"
 ROUNDS="${ROUNDS:-5}"
+read -r -a FLOORS <<< "${FLOORS:-}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 REF_PY=.venv/bin/python   # the reference venv (make venv) holds yuface
@@ -80,6 +86,10 @@ for round in $(seq 1 "$ROUNDS"); do
         --workers "$WORKERS"
     measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
     measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
+    for size in "${FLOORS[@]}"; do
+        measure "faces@$size$round" "$BIN" run faces "$ARCHIVE" --out "$WORK/faces@$size$round" --workers "$WORKERS" --quiet \
+            --min-face-size "$size"
+    done
 
     failed_everything=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(int(s["entries"] > 0 and s["failedEntries"] == s["entries"]))' "$WORK/facepipe$round/run.json")
     if [ "$failed_everything" = 1 ]; then
@@ -87,7 +97,7 @@ for round in $(seq 1 "$ROUNDS"); do
         sed -n 2p "$WORK/facepipe$round/manifest.csv" >&2
         exit 1
     fi
-    for job in floor facepipe wholeframe; do
+    for job in floor facepipe wholeframe $(for size in "${FLOORS[@]}"; do echo "faces@$size"; done); do
         echo "$job $round $(facepipe_counts "$WORK/$job$round") $(wall_s "$job$round") $(rss_mb "$job$round")" >> "$WORK/results"
         rm -rf "${WORK:?}/$job$round"
     done
@@ -105,6 +115,9 @@ runs = {}  # job -> [(round, images, megapixels, faces, seconds, rss)]
 for line in open(sys.argv[1]):
     job, rnd, images, mp, faces, seconds, rss = line.split()
     runs.setdefault(job, []).append((int(rnd), int(images), float(mp), faces, float(seconds), rss))
+for job in runs:
+    if job.startswith("faces@"):
+        names[job] = f"facepipe faces --min-face-size {job[6:]}"
 rate = lambda run: run[1] / run[4]
 rounds = len(runs["facepipe"])
 if rounds > 1:
@@ -129,6 +142,8 @@ span = lambda values: f" (rounds: {', '.join(f'{v:.2f}x' for v in values)})" if 
 print(f"facepipe faces / MediaPipe throughput: {statistics.median(fp):.2f}x{span(fp)}   (facepipe at {rates['facepipe'] / rates['floor'] * 100:.0f}% of its I/O floor)")
 print(f"facepipe faces / YuNet throughput: {statistics.median(fy):.2f}x{span(fy)}   (YuNet: detection only)")
 print(f"facepipe whole-frame / MediaPipe throughput: {statistics.median(wf):.2f}x{span(wf)}   (same detector, same frame, same per-face work)")
+for job in (job for job in names if job.startswith("faces@")):
+    print(f"{names[job]} / MediaPipe throughput: {statistics.median(ratios(job)):.2f}x{span(ratios(job))}")
 print("ratios: median of the per-round ratios; peak RSS: largest single process over all rounds (MediaPipe uses one process per worker)")
 print("faces: facepipe counts every detection (kept and rejected); MediaPipe counts its detections (full range, whole frame, score > 0.5); YuNet its detections with score >= 0.3")
 PY
