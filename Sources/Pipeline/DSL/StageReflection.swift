@@ -16,7 +16,9 @@ enum StageReflection {
         case .optional?:
             guard let wrapped = mirror.children.first else { return "nil" }
             return text(of: wrapped.value)
-        case .struct?, .tuple?, .collection?, .set?, .dictionary?, .enum? where !mirror.children.isEmpty:
+        case .enum? where mirror.children.isEmpty:
+            return String(describing: value)  // a case without a payload: its name
+        case .struct?, .tuple?, .collection?, .set?, .dictionary?, .enum?:
             let parts = mirror.children.map { child in (child.label.map { $0 + "=" } ?? "") + text(of: child.value) }
             return "\(type(of: value)){" + parts.joined(separator: ",") + "}"
         default:
