@@ -255,6 +255,80 @@ QPW_VNNI_TARGET static void quantize8_avx512(const float *x, int32_t I, int32_t 
     }
 }
 
+/// Where the 16-float vectors of a tile of 8 pixels fall, for `I` a
+/// multiple of 4 from 16 to `QPW_FLAT_MAX_IN` (`qpw_flat_fits`): the tile is
+/// `I/2` whole vectors, each within one pixel or across the boundary of
+/// two. Built once per call.
+enum { QPW_FLAT_MAX_IN = 128 };
+typedef struct {
+    int32_t vectors;
+    /// Per vector: its first pixel, where in that pixel's row it starts,
+    /// and how many of its lanes belong to that pixel (16: all).
+    uint8_t pixel[QPW_FLAT_MAX_IN / 2], start[QPW_FLAT_MAX_IN / 2], lanes[QPW_FLAT_MAX_IN / 2];
+    /// Per vector: each lane's pixel, for `vpermps` of the 8 inverse scales.
+    _Alignas(64) int32_t owner[QPW_FLAT_MAX_IN / 2][16];
+    /// The last partial vector of a pixel's channels (all but `I mod 16` lanes clear).
+    __mmask16 rest;
+} qpw_flat_tile;
+
+static inline int qpw_flat_fits(int32_t I) { return I % 4 == 0 && I >= 16 && I <= QPW_FLAT_MAX_IN; }
+
+/// No divisions: a call may cover a single row of a few dozen pixels.
+static void qpw_flat_tile_init(qpw_flat_tile *f, int32_t I) {
+    f->vectors = I / 2;
+    int32_t pixel = 0, end = I;
+    for (int32_t v = 0; v < f->vectors; v++) {
+        const int32_t first = 16 * v;
+        if (first == end) { pixel += 1; end += I; }
+        f->pixel[v] = (uint8_t)pixel;
+        f->start[v] = (uint8_t)(first - (end - I));
+        f->lanes[v] = (uint8_t)(end - first < 16 ? end - first : 16);
+        for (int32_t l = 0; l < 16; l++) {
+            if (first + l == end) { pixel += 1; end += I; }
+            f->owner[v][l] = pixel;
+        }
+    }
+    f->rest = (__mmask16)((1u << (I % 16)) - 1);
+}
+
+/// `quantize8_avx512` for a tile that `f` describes, with the same bits:
+/// each pixel's largest magnitude from whole vectors (the last one masked),
+/// then the tile converted as `I/2` flat vectors, each scaled by its lanes'
+/// own pixels' inverses, and stored into the one or two pixel rows it
+/// covers (a whole 16-byte store each; a row's bytes past `I` and the
+/// 16 before the next row's are slack: `QPW_ROW_BYTES` ≥ `I` + 32).
+QPW_VNNI_TARGET static void quantize8_flat_avx512(const float *x, int32_t I, const qpw_flat_tile *f, uint8_t q[8][QPW_ROW_BYTES], float s[8]) {
+    __m256 h[8];
+    const int32_t whole = I / 16;
+    for (int t = 0; t < 8; t++) {
+        const float *pixel = x + (intptr_t)t * I;
+        __m512 m = _mm512_setzero_ps();
+        for (int32_t k = 0; k < whole; k++) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(pixel + 16 * k)));
+        if (f->rest) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(f->rest, pixel + 16 * whole)));
+        h[t] = _mm256_max_ps(_mm512_castps512_ps256(m), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
+    }
+    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(h[0], h[1]), _mm256_unpackhi_ps(h[0], h[1]));
+    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(h[2], h[3]), _mm256_unpackhi_ps(h[2], h[3]));
+    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(h[4], h[5]), _mm256_unpackhi_ps(h[4], h[5]));
+    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(h[6], h[7]), _mm256_unpackhi_ps(h[6], h[7]));
+    const __m256 b0123 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(3, 2, 3, 2)));
+    const __m256 b4567 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(3, 2, 3, 2)));
+    const __m256 m = _mm256_max_ps(_mm256_permute2f128_ps(b0123, b4567, 0x20), _mm256_permute2f128_ps(b0123, b4567, 0x31));
+    const __m256 positive = _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ);
+    const __m256 levels = _mm256_set1_ps(127.0f);
+    const __m512 inverses = _mm512_castps256_ps512(_mm256_and_ps(positive, _mm256_div_ps(levels, m)));
+    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(m, levels)));
+    const __m512i offset = _mm512_set1_epi32(128);
+    for (int32_t v = 0; v < f->vectors; v++) {
+        const __m512 inverse = _mm512_permutexvar_ps(_mm512_load_si512((const void *)f->owner[v]), inverses);
+        const __m512i n = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x + 16 * v), inverse));
+        const __m128i bytes = _mm512_cvtepi32_epi8(_mm512_add_epi32(n, offset));
+        const int32_t pixel = f->pixel[v], lanes = f->lanes[v];
+        _mm_storeu_si128((__m128i *)(q[pixel] + f->start[v]), bytes);
+        if (lanes < 16) _mm_storeu_si128((__m128i *)(q[pixel + 1] - lanes), bytes);
+    }
+}
+
 /// The epilogue of the 16 channels from `o` of one pixel whose sums (less
 /// the zero sums) are `a`; `scale` is `t[o…]·s`.
 QPW_VNNI_TARGET static inline __attribute__((always_inline)) void store16_avx512(const facepipe_qpw_params *p, int32_t first, int32_t second,
@@ -336,6 +410,9 @@ QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni
     _Alignas(64) uint8_t q[8][QPW_ROW_BYTES];
     _Alignas(64) float tail[8 * FACEPIPE_QPW_MAX_IN_CHANNELS];
     float s[8];
+    qpw_flat_tile flat;
+    const int flatTiles = qpw_flat_fits(I);
+    if (flatTiles) qpw_flat_tile_init(&flat, I);
     for (int32_t pixel = 0; pixel < p->pixels; pixel += 8) {
         const int32_t T = p->pixels - pixel < 8 ? p->pixels - pixel : 8;
         const float *x = p->input + (intptr_t)pixel * I;
@@ -345,7 +422,11 @@ QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni
             memcpy(tail, x, sizeof(float) * (size_t)T * (size_t)I);
             x = tail;
         }
-        quantize8_avx512(x, I, G, q, s);
+        if (flatTiles) {
+            quantize8_flat_avx512(x, I, &flat, q, s);
+        } else {
+            quantize8_avx512(x, I, G, q, s);
+        }
         // Blocks of 32 channels; a last 17–24 as 16 + 8, 9–16 as 16, 1–8 as 8.
         int32_t o = 0;
         while (o < O) {

@@ -45,6 +45,8 @@ import _TestSupport
         (17, 42, 48, 42, .none, .relu), (9, 88, 96, 88, .none, .relu), (8, 96, 96, 96, .prelu, .relu6),
         (21, 28, 88, 0, .relu, .prelu), (5, 40, 17, 0, .relu6, .none), (11, 36, 24, 20, .prelu, .prelu),
         (3, Int8PointwiseWeights.largestInputChannels, 20, 0, .none, .relu),
+        // Tiles quantized as flat vectors (a multiple of 4 channels from 16 to 128): vectors within one pixel, across two, the largest.
+        (40, 16, 16, 16, .none, .relu), (61, 20, 24, 0, .relu, .none), (33, 128, 16, 0, .none, .none), (19, 132, 8, 0, .none, .relu),
     ]
 
     @Test(arguments: cases)
