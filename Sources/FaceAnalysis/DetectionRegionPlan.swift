@@ -112,7 +112,7 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// stride (short range: its deepest map is 8×8 at 128).
     package static let canvasGranularity = DetectorConfiguration.canvas.totalStride
     /// The widest canvas: the streamed detector's row buffers grow with
-    /// the width (about 23 MB at 1056 px in bands of 16 rows, against
+    /// the width (about 11.5 MB at 1056 px in bands of 16 rows, against
     /// 13.6 MB for the whole 384×384 canvas before), while neighbouring
     /// canvases overlap by `canvasOverlap`. 1056 px splits pictures up to
     /// 2048 px wide into two canvases.
