@@ -102,94 +102,129 @@ QPW_AVX2_TARGET static inline __m256 activate_avx2(__m256 v, int32_t kind, const
     }
 }
 
-QPW_AVX2_TARGET static float quantize_avx2(const float *x, int32_t I, int32_t G, uint8_t *q) {
+/// Pixels per tile of the AVX2 kernel.
+enum { QPW_AVX2_TILE = 6 };
+
+/// Channels `i…i+7` of a pixel (zero from `I` on).
+QPW_AVX2_TARGET static inline __m256 channels_avx2(const float *x, int32_t i, int32_t I) {
+    return i + 8 <= I ? _mm256_loadu_ps(x + i) : _mm256_maskload_ps(x + i, lanes_avx2(I - i));
+}
+
+/// The lane-wise larger of `a`'s and `b`'s neighbouring pairs, as
+/// `vhaddps` pairs sums: a01 a23 b01 b23 | a45 a67 b45 b67.
+QPW_AVX2_TARGET static inline __m256 pairmax_avx2(__m256 a, __m256 b) {
+    return _mm256_max_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xDD));
+}
+
+/// Quantizes a tile's pixels `x + t·I` (`t < T`; the others are zero, scale
+/// 0) as the contract's `q − 128`: signed 16-bit values in [−127, 127],
+/// `4·G` per pixel (0 beyond I; the stores may write up to 7 more). The
+/// pixels' largest magnitudes come out in one vector (a max tree), so the
+/// scales and their inverses take one division each for the whole tile.
+QPW_AVX2_TARGET static void quantize16_avx2(const float *x, int32_t I, int32_t G, int32_t T,
+                                            int16_t q[][FACEPIPE_QPW_MAX_IN_CHANNELS + 16], float s[8]) {
     const __m256 sign = _mm256_set1_ps(-0.0f);
-    __m256 m = _mm256_setzero_ps();
-    for (int32_t i = 0; i < I; i += 8) {
-        m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_maskload_ps(x + i, lanes_avx2(I - i))));
+    __m256 m[8];
+    for (int t = 0; t < 8; t++) {
+        m[t] = _mm256_setzero_ps();
+        if (t >= T) continue;
+        for (int32_t i = 0; i < I; i += 8) m[t] = _mm256_max_ps(m[t], _mm256_andnot_ps(sign, channels_avx2(x + (intptr_t)t * I, i, I)));
     }
-    __m128 h = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
-    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
-    h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
-    const float largest = _mm_cvtss_f32(h);
-    const __m256 inverse = _mm256_set1_ps(largest > 0.0f ? 127.0f / largest : 0.0f);
-    for (int32_t i = 0; i < 4 * G; i += 8) {
-        __m256i n = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_maskload_ps(x + i, lanes_avx2(I - i)), inverse));
-        n = _mm256_min_epi32(_mm256_max_epi32(n, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
-        n = _mm256_add_epi32(n, _mm256_set1_epi32(128));
-        const __m256i words = _mm256_packus_epi32(n, n);
-        const __m256i bytes = _mm256_packus_epi16(words, words);
-        const uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-        const uint32_t high = (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-        memcpy(q + i, &low, 4);
-        memcpy(q + i + 4, &high, 4);
+    const __m256 e = pairmax_avx2(pairmax_avx2(m[0], m[1]), pairmax_avx2(m[2], m[3]));
+    const __m256 f = pairmax_avx2(pairmax_avx2(m[4], m[5]), pairmax_avx2(m[6], m[7]));
+    // e: pixels 0–3 over channels 0–3 | 0–3 over 4–7; f likewise for pixels 4–7.
+    const __m256 largest = _mm256_max_ps(_mm256_permute2f128_ps(e, f, 0x20), _mm256_permute2f128_ps(e, f, 0x31));
+    const __m256 positive = _mm256_cmp_ps(largest, _mm256_setzero_ps(), _CMP_GT_OQ);
+    _Alignas(32) float inverse[8];
+    _mm256_store_ps(inverse, _mm256_and_ps(positive, _mm256_div_ps(_mm256_set1_ps(127.0f), largest)));
+    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(largest, _mm256_set1_ps(127.0f))));
+    for (int t = 0; t < 8; t++) {
+        if (t >= T) {
+            if (t < QPW_AVX2_TILE) memset(q[t], 0, sizeof(int16_t) * (size_t)(4 * G));
+            continue;
+        }
+        const __m256 scale = _mm256_broadcast_ss(inverse + t);
+        for (int32_t i = 0; i < 4 * G; i += 8) {
+            __m256i n = _mm256_cvtps_epi32(_mm256_mul_ps(channels_avx2(x + (intptr_t)t * I, i, I), scale));
+            n = _mm256_min_epi32(_mm256_max_epi32(n, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
+            _mm_storeu_si128((__m128i *)(q[t] + i), _mm_packs_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1)));
+        }
     }
-    return largest > 0.0f ? largest / 127.0f : 0.0f;
 }
 
-/// `acc + Σ₄ q·k` for 8 channels, exactly: `x` holds a group's four bytes
-/// as 16-bit values (four times over), `lo`/`hi` the group's weights of
-/// channels 0–3 and 4–7 as 16-bit values. The lanes come out in the order
-/// 0 1 4 5 | 2 3 6 7 (`vphaddd` works within 128-bit halves); `ordered` fixes it.
-QPW_AVX2_TARGET static inline __m256i dot_avx2(__m256i acc, __m256i x, __m256i lo, __m256i hi) {
-    return _mm256_add_epi32(acc, _mm256_hadd_epi32(_mm256_madd_epi16(x, lo), _mm256_madd_epi16(x, hi)));
-}
-
-QPW_AVX2_TARGET static inline __m256i ordered_avx2(__m256i a) {
-    return _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
-}
-
-/// The epilogue of 8 channels from `o` of one pixel.
-QPW_AVX2_TARGET static inline void store_avx2(const facepipe_qpw_params *p, __m256i a, int32_t pixel, int32_t o, float s) {
-    const __m256 r = _mm256_cvtepi32_ps(_mm256_sub_epi32(a, _mm256_loadu_si256((const __m256i *)(p->zero_sums + o))));
-    const __m256 scale = _mm256_mul_ps(_mm256_loadu_ps(p->scales + o), _mm256_set1_ps(s));
-    __m256 v = _mm256_fmadd_ps(r, scale, _mm256_loadu_ps(p->bias + o));
-    v = activate_avx2(v, p->first, p->first_slopes, o);
+/// The epilogue of 8 channels from `o` of one pixel, from `d = A − Z`
+/// (exact) and `scale = t[o…]·s`. Whole-vector loads and stores where all 8
+/// channels exist (AMD runs `vmaskmovps` stores slowly).
+QPW_AVX2_TARGET static inline __attribute__((always_inline)) void store_avx2(const facepipe_qpw_params *p, int32_t first, int32_t second,
+                                                                           __m256i d, __m256 scale, int32_t pixel, int32_t o) {
+    __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(d), scale, _mm256_loadu_ps(p->bias + o));
+    v = activate_avx2(v, first, p->first_slopes, o);
     if (p->residual) {
         const int32_t rc = p->residual_channels;
-        v = _mm256_add_ps(v, _mm256_maskload_ps(p->residual + (intptr_t)pixel * rc + o, lanes_avx2(rc - o)));
+        const float *r = p->residual + (intptr_t)pixel * rc + o;
+        v = _mm256_add_ps(v, o + 8 <= rc ? _mm256_loadu_ps(r) : _mm256_maskload_ps(r, lanes_avx2(rc - o)));
     }
-    v = activate_avx2(v, p->second, p->second_slopes, o);
-    _mm256_maskstore_ps(p->output + (intptr_t)pixel * p->out_channels + o, lanes_avx2(p->out_channels - o), v);
+    v = activate_avx2(v, second, p->second_slopes, o);
+    float *out = p->output + (intptr_t)pixel * p->out_channels + o;
+    if (o + 8 <= p->out_channels) {
+        _mm256_storeu_ps(out, v);
+    } else {
+        _mm256_maskstore_ps(out, lanes_avx2(p->out_channels - o), v);
+    }
 }
 
-QPW_AVX2_TARGET void facepipe_qpw_u8s8_4x16_avx2(const facepipe_qpw_params *params) {
-    const facepipe_qpw_params local = *params, *p = &local;
-    const int32_t I = p->in_channels, G = qpw_groups(p), O16 = qpw_padded_outputs(p);
-    _Alignas(64) uint8_t q[4][QPW_ROW_BYTES];
-    float s[4];
-    for (int32_t pixel = 0; pixel < p->pixels; pixel += 4) {
-        const int32_t T = p->pixels - pixel < 4 ? p->pixels - pixel : 4;
-        for (int32_t t = 0; t < 4; t++) {
-            if (t < T) {
-                s[t] = quantize_avx2(p->input + (intptr_t)(pixel + t) * I, I, G, q[t]);
-            } else {
-                memset(q[t], 128, (size_t)(4 * G));
-                s[t] = 0.0f;
-            }
-        }
-        for (int32_t o = 0; o < O16; o += 16) {
-            const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64;
-            __m256i lo[4], hi[4];
-            for (int t = 0; t < 4; t++) lo[t] = hi[t] = _mm256_setzero_si256();
+/// Tiles of 6 pixels × 8 channels in 12 accumulators. The pixels are
+/// quantized once per tile to signed 16-bit values (`q − 128`), so the sums
+/// are `A − Z` directly; a group's four values, broadcast, meet the group's
+/// weights of 8 channels widened to 16 bits in two `vpmaddwd`s (channels
+/// 0–3 and 4–7, two 32-bit lanes per channel), added up over all groups and
+/// paired by one `vphaddd` at the end (lanes 0 1 4 5 | 2 3 6 7, then put in
+/// order). Exact: each lane adds at most 2·G products of magnitude ≤ 127².
+/// `first` and `second` are constants where it is inlined.
+QPW_AVX2_TARGET static inline __attribute__((always_inline)) void qpw_avx2(const facepipe_qpw_params *p, int32_t first, int32_t second) {
+    const int32_t I = p->in_channels, G = qpw_groups(p), O = p->out_channels;
+    _Alignas(32) int16_t q[QPW_AVX2_TILE][FACEPIPE_QPW_MAX_IN_CHANNELS + 16];
+    float s[8];
+    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    for (int32_t pixel = 0; pixel < p->pixels; pixel += QPW_AVX2_TILE) {
+        const int32_t T = p->pixels - pixel < QPW_AVX2_TILE ? p->pixels - pixel : QPW_AVX2_TILE;
+        quantize16_avx2(p->input + (intptr_t)pixel * I, I, G, T, q, s);
+        for (int32_t o = 0; o < O; o += 8) {
+            const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64 + (o % 16) * 4;
+            __m256i a[QPW_AVX2_TILE][2];
+            for (int t = 0; t < QPW_AVX2_TILE; t++) a[t][0] = a[t][1] = _mm256_setzero_si256();
             for (int32_t g = 0; g < G; g++) {
-                const int8_t *wg = w + g * 64;
-                const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)wg));
-                const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 16)));
-                const __m256i w2 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 32)));
-                const __m256i w3 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(wg + 48)));
-                for (int t = 0; t < 4; t++) {
-                    const __m256i x = _mm256_cvtepu8_epi16(_mm_set1_epi32((int32_t)qpw_load32(q[t] + 4 * g)));
-                    lo[t] = dot_avx2(lo[t], x, w0, w1);
-                    hi[t] = dot_avx2(hi[t], x, w2, w3);
+                const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + g * 64)));
+                const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + g * 64 + 16)));
+                _Pragma("clang loop unroll(full)")
+                for (int t = 0; t < QPW_AVX2_TILE; t++) {
+                    int64_t four;
+                    memcpy(&four, q[t] + 4 * g, 8);
+                    const __m256i x = _mm256_set1_epi64x(four);
+                    a[t][0] = _mm256_add_epi32(a[t][0], _mm256_madd_epi16(x, w0));
+                    a[t][1] = _mm256_add_epi32(a[t][1], _mm256_madd_epi16(x, w1));
                 }
             }
-            for (int t = 0; t < 4; t++) {
-                if (t >= T) continue;
-                store_avx2(p, ordered_avx2(lo[t]), pixel + t, o, s[t]);
-                if (o + 8 < p->out_channels) store_avx2(p, ordered_avx2(hi[t]), pixel + t, o + 8, s[t]);
+            const __m256 scales = _mm256_loadu_ps(p->scales + o);
+            _Pragma("clang loop unroll(full)")
+            for (int t = 0; t < QPW_AVX2_TILE; t++) {
+                if (t < T) {
+                    const __m256i d = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(a[t][0], a[t][1]), order);
+                    store_avx2(p, first, second, d, _mm256_mul_ps(scales, _mm256_set1_ps(s[t])), pixel + t, o);
+                }
             }
         }
+    }
+}
+
+QPW_AVX2_TARGET void facepipe_qpw_u8s8_6x8_avx2(const facepipe_qpw_params *params) {
+    // A local copy: the output stores cannot alias it, so its fields stay in registers.
+    const facepipe_qpw_params local = *params, *p = &local;
+    // BlazeFace's projections: no activation before the residual, ReLU after it.
+    if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_RELU) {
+        qpw_avx2(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_RELU);
+    } else {
+        qpw_avx2(p, p->first, p->second);
     }
 }
 
@@ -459,7 +494,7 @@ QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params
 #else
 
 // Not x86: every kernel is the scalar one (the planner never chooses the others).
-void facepipe_qpw_u8s8_4x16_avx2(const facepipe_qpw_params *p) { facepipe_qpw_u8s8_1x1_scalar(p); }
+void facepipe_qpw_u8s8_6x8_avx2(const facepipe_qpw_params *p) { facepipe_qpw_u8s8_1x1_scalar(p); }
 void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *p) { facepipe_qpw_u8s8_1x1_scalar(p); }
 
 #endif

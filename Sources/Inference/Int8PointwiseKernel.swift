@@ -10,8 +10,8 @@ import CInt8Convolution
 package enum Int8PointwiseKernel: String, Sendable, CaseIterable {
     /// One product at a time in plain C: the reference, and the kernel of CPUs without AVX2.
     case qpw_u8s8_1x1_scalar
-    /// Both operands widened to 16 bits, `vpmaddwd`; tiles of 4 pixels × 16 channels.
-    case qpw_u8s8_4x16_avx2
+    /// Both operands widened to 16 bits, `vpmaddwd`; tiles of 6 pixels × 8 channels.
+    case qpw_u8s8_6x8_avx2
     /// `vpdpbusd`, tiles of 8 pixels × 32 channels (AVX-512 VNNI).
     case qpw_u8s8_8x32_avx512vnni
 
@@ -19,7 +19,7 @@ package enum Int8PointwiseKernel: String, Sendable, CaseIterable {
     package var requiredFeatures: CPUFeatures {
         switch self {
         case .qpw_u8s8_1x1_scalar: []
-        case .qpw_u8s8_4x16_avx2: [.avx2, .fma]
+        case .qpw_u8s8_6x8_avx2: [.avx2, .fma]
         case .qpw_u8s8_8x32_avx512vnni: [.avx2, .fma, .avx512f, .avx512bw, .avx512vl, .avx512vnni]
         }
     }
@@ -28,7 +28,7 @@ package enum Int8PointwiseKernel: String, Sendable, CaseIterable {
     /// VNNI where the CPU has it, AVX2 otherwise.
     package static func best(_ kernels: KernelSet, features: CPUFeatures) -> Int8PointwiseKernel {
         let candidates: [Int8PointwiseKernel] = kernels == .avx512
-            ? [.qpw_u8s8_8x32_avx512vnni, .qpw_u8s8_4x16_avx2] : [.qpw_u8s8_4x16_avx2]
+            ? [.qpw_u8s8_8x32_avx512vnni, .qpw_u8s8_6x8_avx2] : [.qpw_u8s8_6x8_avx2]
         return candidates.first { features.isSuperset(of: $0.requiredFeatures) } ?? .qpw_u8s8_1x1_scalar
     }
 
@@ -36,7 +36,7 @@ package enum Int8PointwiseKernel: String, Sendable, CaseIterable {
     package func run(_ parameters: UnsafePointer<facepipe_qpw_params>) {
         switch self {
         case .qpw_u8s8_1x1_scalar: facepipe_qpw_u8s8_1x1_scalar(parameters)
-        case .qpw_u8s8_4x16_avx2: facepipe_qpw_u8s8_4x16_avx2(parameters)
+        case .qpw_u8s8_6x8_avx2: facepipe_qpw_u8s8_6x8_avx2(parameters)
         case .qpw_u8s8_8x32_avx512vnni: facepipe_qpw_u8s8_8x32_avx512vnni(parameters)
         }
     }

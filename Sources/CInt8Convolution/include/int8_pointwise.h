@@ -55,9 +55,9 @@ enum { FACEPIPE_QPW_MAX_IN_CHANNELS = 512 };
 
 /// Plain C, one product at a time: the reference.
 void facepipe_qpw_u8s8_1x1_scalar(const facepipe_qpw_params *params);
-/// AVX2: both operands widened to 16 bits, `vpmaddwd` (exact: `vpmaddubsw`
-/// would saturate on 8-bit weights); tiles of 4 pixels × 16 channels.
-void facepipe_qpw_u8s8_4x16_avx2(const facepipe_qpw_params *params);
+/// AVX2: both operands widened to 16 bits (pixels as `q − 128`), `vpmaddwd` (exact: `vpmaddubsw`
+/// would saturate on 8-bit weights); tiles of 6 pixels × 8 channels.
+void facepipe_qpw_u8s8_6x8_avx2(const facepipe_qpw_params *params);
 /// AVX-512 VNNI: `vpdpbusd`; tiles of 8 pixels × 32 channels (a last 17–24 as 16 + 8).
 void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params *params);
 
