@@ -110,10 +110,25 @@ QPW_AVX2_TARGET static inline __m256 channels_avx2(const float *x, int32_t i, in
     return i + 8 <= I ? _mm256_loadu_ps(x + i) : _mm256_maskload_ps(x + i, lanes_avx2(I - i));
 }
 
-/// The lane-wise larger of `a`'s and `b`'s neighbouring pairs, as
-/// `vhaddps` pairs sums: a01 a23 b01 b23 | a45 a67 b45 b67.
-QPW_AVX2_TARGET static inline __m256 pairmax_avx2(__m256 a, __m256 b) {
-    return _mm256_max_ps(_mm256_shuffle_ps(a, b, 0x88), _mm256_shuffle_ps(a, b, 0xDD));
+/// A tile's scales from its 8 pixels' partial maxima (`h[t]`: 8 lanes whose
+/// largest is pixel t's largest magnitude; max is exact in any order):
+/// stores each pixel's scale m/127 in `s` and returns the inverses 127/m
+/// (both 0 for a zero pixel), so the tile takes one division for each.
+QPW_AVX2_TARGET static inline __m256 tile_scales_avx2(const __m256 h[8], float s[8]) {
+    // Pairs: lanes of (h0, h1) → one vector whose even/odd pairs hold partial maxima of each.
+    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(h[0], h[1]), _mm256_unpackhi_ps(h[0], h[1]));
+    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(h[2], h[3]), _mm256_unpackhi_ps(h[2], h[3]));
+    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(h[4], h[5]), _mm256_unpackhi_ps(h[4], h[5]));
+    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(h[6], h[7]), _mm256_unpackhi_ps(h[6], h[7]));
+    // a01 = [0 1 0 1 | 0 1 0 1] (pixel per lane); quads next.
+    const __m256 b0123 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(3, 2, 3, 2)));
+    const __m256 b4567 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(3, 2, 3, 2)));
+    // b0123 = [0 1 2 3 | 0 1 2 3]; the two 128-bit halves last.
+    const __m256 m = _mm256_max_ps(_mm256_permute2f128_ps(b0123, b4567, 0x20), _mm256_permute2f128_ps(b0123, b4567, 0x31));
+    const __m256 positive = _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ);
+    const __m256 levels = _mm256_set1_ps(127.0f);
+    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(m, levels)));
+    return _mm256_and_ps(positive, _mm256_div_ps(levels, m));
 }
 
 /// Quantizes a tile's pixels `x + t·I` (`t < T`; the others are zero, scale
@@ -130,22 +145,16 @@ QPW_AVX2_TARGET static void quantize16_avx2(const float *x, int32_t I, int32_t G
         if (t >= T) continue;
         for (int32_t i = 0; i < I; i += 8) m[t] = _mm256_max_ps(m[t], _mm256_andnot_ps(sign, channels_avx2(x + (intptr_t)t * I, i, I)));
     }
-    const __m256 e = pairmax_avx2(pairmax_avx2(m[0], m[1]), pairmax_avx2(m[2], m[3]));
-    const __m256 f = pairmax_avx2(pairmax_avx2(m[4], m[5]), pairmax_avx2(m[6], m[7]));
-    // e: pixels 0–3 over channels 0–3 | 0–3 over 4–7; f likewise for pixels 4–7.
-    const __m256 largest = _mm256_max_ps(_mm256_permute2f128_ps(e, f, 0x20), _mm256_permute2f128_ps(e, f, 0x31));
-    const __m256 positive = _mm256_cmp_ps(largest, _mm256_setzero_ps(), _CMP_GT_OQ);
-    _Alignas(32) float inverse[8];
-    _mm256_store_ps(inverse, _mm256_and_ps(positive, _mm256_div_ps(_mm256_set1_ps(127.0f), largest)));
-    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(largest, _mm256_set1_ps(127.0f))));
-    for (int t = 0; t < 8; t++) {
+    _Alignas(32) float inverses[8];
+    _mm256_store_ps(inverses, tile_scales_avx2(m, s));
+    for (int t = 0; t < QPW_AVX2_TILE; t++) {
         if (t >= T) {
-            if (t < QPW_AVX2_TILE) memset(q[t], 0, sizeof(int16_t) * (size_t)(4 * G));
+            memset(q[t], 0, sizeof(int16_t) * (size_t)(4 * G));
             continue;
         }
-        const __m256 scale = _mm256_broadcast_ss(inverse + t);
+        const __m256 inverse = _mm256_broadcast_ss(inverses + t);
         for (int32_t i = 0; i < 4 * G; i += 8) {
-            __m256i n = _mm256_cvtps_epi32(_mm256_mul_ps(channels_avx2(x + (intptr_t)t * I, i, I), scale));
+            __m256i n = _mm256_cvtps_epi32(_mm256_mul_ps(channels_avx2(x + (intptr_t)t * I, i, I), inverse));
             n = _mm256_min_epi32(_mm256_max_epi32(n, _mm256_set1_epi32(-127)), _mm256_set1_epi32(127));
             _mm_storeu_si128((__m128i *)(q[t] + i), _mm_packs_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1)));
         }
@@ -254,9 +263,7 @@ QPW_VNNI_TARGET static inline __m512 activate_avx512(__m512 v, int32_t kind, con
 /// eight. |x·(127/m)| ≤ 127·(1 + 2⁻²³) rounds inside [−127, 127], so the
 /// scalar kernel's clamp never acts and is left out here.
 QPW_VNNI_TARGET static void quantize8_avx512(const float *x, int32_t I, int32_t G, uint8_t q[8][QPW_ROW_BYTES], float s[8]) {
-    // Each pixel's largest magnitude on 16 lanes, folded to 8, then the
-    // eight reduced together: lane t of `m` is pixel t's (max is exact in
-    // any order).
+    // Each pixel's largest magnitude on 16 lanes, folded to 8 for `tile_scales_avx2`.
     __m256 h[8];
     for (int t = 0; t < 8; t++) {
         const float *pixel = x + (intptr_t)t * I;
@@ -264,21 +271,8 @@ QPW_VNNI_TARGET static void quantize8_avx512(const float *x, int32_t I, int32_t 
         for (int32_t i = 0; i < I; i += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(lanes_avx512(I - i), pixel + i)));
         h[t] = _mm256_max_ps(_mm512_castps512_ps256(m), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
     }
-    // Pairs: lanes of (h0, h1) → one vector whose even/odd pairs hold partial maxima of each.
-    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(h[0], h[1]), _mm256_unpackhi_ps(h[0], h[1]));
-    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(h[2], h[3]), _mm256_unpackhi_ps(h[2], h[3]));
-    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(h[4], h[5]), _mm256_unpackhi_ps(h[4], h[5]));
-    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(h[6], h[7]), _mm256_unpackhi_ps(h[6], h[7]));
-    // a01 = [0 1 0 1 | 0 1 0 1] (pixel per lane); quads next.
-    const __m256 b0123 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(3, 2, 3, 2)));
-    const __m256 b4567 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(3, 2, 3, 2)));
-    // b0123 = [0 1 2 3 | 0 1 2 3]; the two 128-bit halves last.
-    const __m256 m = _mm256_max_ps(_mm256_permute2f128_ps(b0123, b4567, 0x20), _mm256_permute2f128_ps(b0123, b4567, 0x31));
-    const __m256 positive = _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ);
-    const __m256 levels = _mm256_set1_ps(127.0f);
     _Alignas(32) float inverses[8];
-    _mm256_store_ps(inverses, _mm256_and_ps(positive, _mm256_div_ps(levels, m)));
-    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(m, levels)));
+    _mm256_store_ps(inverses, tile_scales_avx2(h, s));
     for (int t = 0; t < 8; t++) {
         const float *pixel = x + (intptr_t)t * I;
         const __m512 inverse = _mm512_set1_ps(inverses[t]);
@@ -342,17 +336,7 @@ QPW_VNNI_TARGET static void quantize8_flat_avx512(const float *x, int32_t I, con
         if (f->rest) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(f->rest, pixel + 16 * whole)));
         h[t] = _mm256_max_ps(_mm512_castps512_ps256(m), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
     }
-    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(h[0], h[1]), _mm256_unpackhi_ps(h[0], h[1]));
-    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(h[2], h[3]), _mm256_unpackhi_ps(h[2], h[3]));
-    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(h[4], h[5]), _mm256_unpackhi_ps(h[4], h[5]));
-    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(h[6], h[7]), _mm256_unpackhi_ps(h[6], h[7]));
-    const __m256 b0123 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a01, a23, _MM_SHUFFLE(3, 2, 3, 2)));
-    const __m256 b4567 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(a45, a67, _MM_SHUFFLE(3, 2, 3, 2)));
-    const __m256 m = _mm256_max_ps(_mm256_permute2f128_ps(b0123, b4567, 0x20), _mm256_permute2f128_ps(b0123, b4567, 0x31));
-    const __m256 positive = _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ);
-    const __m256 levels = _mm256_set1_ps(127.0f);
-    const __m512 inverses = _mm512_castps256_ps512(_mm256_and_ps(positive, _mm256_div_ps(levels, m)));
-    _mm256_storeu_ps(s, _mm256_and_ps(positive, _mm256_div_ps(m, levels)));
+    const __m512 inverses = _mm512_castps256_ps512(tile_scales_avx2(h, s));
     const __m512i offset = _mm512_set1_epi32(128);
     for (int32_t v = 0; v < f->vectors; v++) {
         const __m512 inverse = _mm512_permutexvar_ps(_mm512_load_si512((const void *)f->owner[v]), inverses);
