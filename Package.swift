@@ -75,7 +75,9 @@ let package = Package(
         // function compiled for its own instruction set through target
         // attributes, so the target takes no -march flag.
         .target(name: "CInt8Convolution"),
-        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures", "CInt8Convolution"], swiftSettings: simdSwift),
+        // memfd_create, which Swift's Glibc module does not import (row rings).
+        .target(name: "CMemoryFile"),
+        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures", "CInt8Convolution", "CMemoryFile"], swiftSettings: simdSwift),
 
         // MARK: Faces and pipelines
         .target(name: "FaceAnalysis", dependencies: [

@@ -13,9 +13,10 @@ import Darwin
 /// and below the window in place of padding.
 ///
 /// Each tensor lives in a row buffer holding only the rows its readers
-/// still need; when a buffer fills, its live rows move to its front.
-/// Buffer sizes come from a dry run of the schedule at `init`, so memory
-/// grows with the input's width, not its height. One arena, allocated
+/// still need: a ring mapped twice (`RowRingMemory`), so new rows overwrite
+/// the oldest in place and any run of live rows is contiguous; nothing
+/// moves. Buffer sizes come from a dry run of the schedule at `init`, so
+/// memory grows with the input's width, not its height. One arena, mapped
 /// once; `run` allocates nothing, and runs any number of images of the
 /// planned size. Not `Sendable`: one per worker (the `Model` is shared).
 public final class RowStreamingInterpreter {
@@ -39,15 +40,13 @@ public final class RowStreamingInterpreter {
     public let heads: [Head]
     /// Input rows written per band (the last band may be shorter).
     public let bandRows: Int
-    /// Floats in the arena: every row buffer, the depthwise scratch and the read slack.
-    public var arenaFloatCount: Int { memory.count }
+    /// Floats of memory under the arena (shared with `sharing`): every row
+    /// buffer, the depthwise scratch and the read slack.
+    public var arenaFloatCount: Int { memory.physicalFloats }
 
     private let graph: RowStreamingGraph
-    private let memory: ArenaMemory
-    /// Per tensor: arena offset of its buffer and its capacity in rows.
-    private let base: [Int], capacity: [Int]
-    private let scratch: Int
-    /// Per tensor: the row at the front of its buffer.
+    private let memory: RowRingMemory
+    /// Per tensor: the first row its buffer still holds.
     private var start: [Int]
     /// Reused per window (no allocation in `run`).
     private var readRows: [Range<Int>] = [], readOffsets: [Int] = []
@@ -55,11 +54,13 @@ public final class RowStreamingInterpreter {
     /// - Parameters:
     ///   - model: a model planned at the full input size (`Model.resized(inputShape:)`).
     ///   - bandRows: input rows per band; more rows mean fewer, longer kernel calls and larger buffers.
+    ///   - sharing: an interpreter of the same thread whose arena this one
+    ///     uses when each of its row buffers is large enough (the two must
+    ///     never run at once), so a worker streaming canvases of many sizes
+    ///     keeps one arena; otherwise the new arena is made large enough for
+    ///     both, so the caller can let the other go.
     /// - Throws: `InferenceError` when the model has no row-wise part
     ///   (`RowStreamingGraph`) or the arena cannot be mapped.
-    ///   - sharing: an interpreter of the same thread whose arena this one
-    ///     uses when it is large enough (the two must never run at once), so
-    ///     a worker streaming canvases of many sizes keeps one arena.
     public init(model: Model, bandRows: Int = 16, sharing: RowStreamingInterpreter? = nil) throws {
         guard bandRows >= 1 else { throw InferenceError("bandRows must be at least 1, got \(bandRows)") }
         let graph = try RowStreamingGraph(plan: model.plan, input: model.inputs[0])
@@ -73,35 +74,29 @@ public final class RowStreamingInterpreter {
         start = Array(repeating: 0, count: graph.tensors.count)
         // The dry run: the largest span of rows each buffer must hold at once.
         var spans = start
-        Self.schedule(graph, bandRows: bandRows) { tensor, keep, end, _ in
+        Self.schedule(graph, bandRows: bandRows) { tensor, keep, end in
             spans[tensor] = max(spans[tensor], end - keep)
         } compute: { _, _ in }
-        // Just the span: live rows move to the front before nearly every
-        // write, but they are few (a kernel's halo) and the arena stays small
-        // enough to stay in cache. Twice the span (a move at most once per
-        // span of rows written) made the streamed 1056×1024 short-range
-        // canvas about 10 % slower (`facepipe model bench … --stream`,
-        // fastest of 80 runs, alternating: 34.3–35.7 against 30.8–31.6 ms),
-        // with 5.76 M instead of 2.89 M arena floats.
-        capacity = spans.map { max($0, 1) }
-        var offsets: [Int] = [], size = 0
-        for (tensor, rows) in capacity.enumerated() {
-            offsets.append(size)
-            size += (rows * graph.tensors[tensor].rows.rowFloats + 15) / 16 * 16
-        }
-        base = offsets
-        scratch = size
+        // Rings of just the span (rounded up to whole pages), so the arena
+        // stays small enough to stay in cache: twice the span made the
+        // streamed 1056×1024 short-range canvas about 10 % slower
+        // (`facepipe model bench … --stream`, fastest of 80 runs,
+        // alternating: 34.3–35.7 against 30.8–31.6 ms).
+        let rings = spans.enumerated().map { tensor, rows in max(rows, 1) * graph.tensors[tensor].rows.rowFloats }
         var scratchFloats = 0
         for step in graph.steps {
             if case let .depthwise(d) = step.row.step, d.kernel == .dwconv3x3s1_4rows_avx512 {
                 scratchFloats = max(scratchFloats, Kernels.depthwise3x3s1AVX512Scratch(d.geometry))
             }
         }
-        let needed = size + (scratchFloats + 15) / 16 * 16 + Kernels.readSlack
-        if let shared = sharing?.memory, shared.count >= needed {
+        let tail = (scratchFloats + 15) / 16 * 16 + Kernels.readSlack
+        if let shared = sharing?.memory, shared.holds(rings: rings, tail: tail) {
             memory = shared
+        } else if let shared = sharing?.memory, shared.ringFloats.count == rings.count {
+            // Large enough for both, so the caller can let the smaller one go.
+            memory = try RowRingMemory(rings: zip(rings, shared.ringFloats).map { max($0, $1) }, tail: max(tail, shared.tailFloats))
         } else {
-            memory = try ArenaMemory(floats: needed)
+            memory = try RowRingMemory(rings: rings, tail: tail)
         }
         readRows.reserveCapacity(4)
         readOffsets.reserveCapacity(4)
@@ -149,8 +144,8 @@ public final class RowStreamingInterpreter {
                         output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         for index in start.indices { start[index] = 0 }
         let arena = memory.base, constants = model.constants.base
-        try Self.schedule(graph, bandRows: bandRows) { tensor, keep, end, produced in
-            self.makeRoom(tensor, keep: keep, end: end, produced: produced)
+        try Self.schedule(graph, bandRows: bandRows) { tensor, keep, end in
+            self.makeRoom(tensor, keep: keep, end: end)
         } compute: { tensor, rows in
             let rowFloats = self.graph.tensors[tensor].rows.rowFloats
             let at = self.offset(tensor, row: rows.lowerBound)
@@ -167,19 +162,18 @@ public final class RowStreamingInterpreter {
         }
     }
 
-    /// Arena offset of row `row` of `tensor` (in its buffer now).
+    /// Arena offset of row `row` of `tensor`: where it sits in its ring.
+    /// The rows after it that the ring holds follow it contiguously.
     private func offset(_ tensor: Int, row: Int) -> Int {
-        base[tensor] + (row - start[tensor]) * graph.tensors[tensor].rows.rowFloats
+        memory.ringOffsets[tensor] + (row * graph.tensors[tensor].rows.rowFloats) % memory.ringFloats[tensor]
     }
 
-    /// Before rows up to `end` of `tensor` are written: when they would run
-    /// past its buffer, moves rows `keep..<produced` (those still read) to the front.
-    private func makeRoom(_ tensor: Int, keep: Int, end: Int, produced: Int) {
-        guard end - start[tensor] > capacity[tensor] else { return }
-        precondition(end - keep <= capacity[tensor], "row buffer of tensor \(tensor) too small for rows \(keep)..<\(end)")
+    /// Before rows up to `end` of `tensor` are written: when they would
+    /// overwrite rows of its ring, those before `keep` (no longer read) are let go.
+    private func makeRoom(_ tensor: Int, keep: Int, end: Int) {
         let rowFloats = graph.tensors[tensor].rows.rowFloats
-        let front = memory.base + base[tensor]
-        memmove(front, front + (keep - start[tensor]) * rowFloats, (produced - keep) * rowFloats * MemoryLayout<Float>.stride)
+        guard (end - start[tensor]) * rowFloats > memory.ringFloats[tensor] else { return }
+        precondition((end - keep) * rowFloats <= memory.ringFloats[tensor], "row buffer of tensor \(tensor) too small for rows \(keep)..<\(end)")
         start[tensor] = keep
     }
 
@@ -196,17 +190,16 @@ public final class RowStreamingInterpreter {
             readOffsets.append(offset(read, row: needed.lowerBound))
         }
         step.row.window(rows, outputRowFloats: graph.tensors[step.output].rows.rowFloats, readRows: readRows, readOffsets: readOffsets,
-                        output: at, scratch: scratch).run(arena: arena, constants: constants)
+                        output: at, scratch: memory.tailOffset).run(arena: arena, constants: constants)
     }
 
     /// The schedule, shared by the dry run and `run`: passes of one input
     /// band, then every step in plan order on all the output rows its reads
     /// allow. Before rows `..<end` of a tensor are written, `reserve(tensor,
-    /// keep, end, produced)` is told the first row its readers still need
-    /// and the rows written so far; then `compute(tensor, rows)` writes
-    /// them (tensor 0: the input band).
+    /// keep, end)` is told the first row its readers still need; then
+    /// `compute(tensor, rows)` writes them (tensor 0: the input band).
     private static func schedule(_ graph: RowStreamingGraph, bandRows: Int,
-                                 reserve: (_ tensor: Int, _ keep: Int, _ end: Int, _ produced: Int) -> Void,
+                                 reserve: (_ tensor: Int, _ keep: Int, _ end: Int) -> Void,
                                  compute: (_ tensor: Int, _ rows: Range<Int>) throws -> Void) rethrows {
         var produced = [Int](repeating: 0, count: graph.tensors.count)
         let tensors = graph.tensors
@@ -220,7 +213,7 @@ public final class RowStreamingInterpreter {
             return first
         }
         func write(_ tensor: Int, through end: Int) throws {
-            reserve(tensor, keep(tensor), end, produced[tensor])
+            reserve(tensor, keep(tensor), end)
             try compute(tensor, produced[tensor]..<end)
             produced[tensor] = end
         }

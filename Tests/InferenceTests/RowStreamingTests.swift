@@ -172,6 +172,29 @@ import _TestSupport
         for (a, b) in zip(heads, expected) { #expect(Self.firstDifference(a, b) == nil) }
     }
 
+    /// A wider canvas than the shared arena holds gets an arena large enough
+    /// for both (so a worker keeps one), and each computes what it computes alone.
+    @Test(.enabled(if: Fixtures.modelsAvailable))
+    func aLargerCanvasGrowsTheSharedArena() throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange))
+        let narrowModel = try declared.resized(inputShape: [1, 400, 208, 3])
+        let wideModel = try declared.resized(inputShape: [1, 256, 1024, 3])
+        let narrow = try RowStreamingInterpreter(model: narrowModel)
+        let wide = try RowStreamingInterpreter(model: wideModel, sharing: narrow)
+        let wideAlone = try RowStreamingInterpreter(model: wideModel)
+        #expect(wide.arenaFloatCount > narrow.arenaFloatCount && wide.arenaFloatCount >= wideAlone.arenaFloatCount)
+        let narrowAgain = try RowStreamingInterpreter(model: narrowModel, sharing: wide)
+        #expect(narrowAgain.arenaFloatCount == wide.arenaFloatCount)
+        let wideInput = Self.random(wideModel.inputs[0].elementCount, seed: 4)
+        let narrowInput = Self.random(narrowModel.inputs[0].elementCount, seed: 6)
+        let expectedWide = try Self.stream(wideAlone, wideInput)
+        let expectedNarrow = try Self.stream(narrow, narrowInput)
+        for _ in 0..<2 {
+            for (a, b) in zip(try Self.stream(wide, wideInput), expectedWide) { #expect(Self.firstDifference(a, b) == nil) }
+            for (a, b) in zip(try Self.stream(narrowAgain, narrowInput), expectedNarrow) { #expect(Self.firstDifference(a, b) == nil) }
+        }
+    }
+
     /// One-operator models whose output is the head, streamed one to seven
     /// input rows at a time: every kernel family on windows that start and
     /// end anywhere, with and without zero padding at the top and bottom.
