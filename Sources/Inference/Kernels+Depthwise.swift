@@ -83,12 +83,19 @@ extension Kernels {
         let lastFull = max(firstFull, min(g.outWidth, g.inWidth + g.padLeft - 2))
         // A row of zeros as long as an input row (plus the sweep's read slack), then one 3×3 window,
         // in the plan's scratch region (other plans of an interpreter may have left data there).
+        // The row is zeroed when a kernel row first falls in the padding: a
+        // streamed window inside the tensor (most of them) needs none.
         let zeroCount = rowFloats + 2 * channels + 32
         do {
             let zeros = arena + step.scratch, window = zeros + zeroCount
-            zeros.initialize(repeating: 0, count: depthwise3x3s1AVX512Scratch(g))
+            var zeroed = false
             func inputRow(_ iy: Int) -> UnsafePointer<Float> {
-                iy >= 0 && iy < g.inHeight ? input + iy * rowFloats : UnsafePointer(zeros)
+                if iy >= 0 && iy < g.inHeight { return input + iy * rowFloats }
+                if !zeroed {
+                    zeros.initialize(repeating: 0, count: zeroCount)
+                    zeroed = true
+                }
+                return UnsafePointer(zeros)
             }
             /// Border pixels of output row `row`, each from a copy of its window.
             func borderPixels(_ row: Int) {
