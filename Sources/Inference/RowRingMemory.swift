@@ -18,7 +18,7 @@ import CMemoryFile
 /// start zeroed, count towards the resident set once touched (each copy of
 /// a ring counts, so a ring's pages count twice), and go back to the system
 /// when this is released. Interpreters of one worker share one
-/// (`holds(rings:tail:)`), so a worker streaming canvases of many sizes
+/// (`holding(rings:tail:sharing:)`), so a worker streaming canvases of many sizes
 /// maps and touches its pages once.
 final class RowRingMemory {
     static let pageFloats = Int(sysconf(Int32(_SC_PAGESIZE))) / MemoryLayout<Float>.stride
@@ -84,11 +84,14 @@ final class RowRingMemory {
         base = reserved.bindMemory(to: Float.self, capacity: view + tailFloats)
     }
 
-    /// True when every ring is at least as long as `rings` asks and the
-    /// plain region at least `tail` floats: an interpreter of the same
-    /// model may use this mapping as its own.
-    func holds(rings: [Int], tail: Int) -> Bool {
-        rings.count == ringFloats.count && zip(rings, ringFloats).allSatisfy { $0 <= $1 } && tail <= tailFloats
+    /// A mapping with rings of at least `rings` floats and a plain region
+    /// of at least `tail`: `shared` itself when it is that large; otherwise
+    /// (for the same layout of rings) one that also holds everything
+    /// `shared` holds, so its owner can let `shared` go.
+    static func holding(rings: [Int], tail: Int, sharing shared: RowRingMemory?) throws -> RowRingMemory {
+        guard let shared, shared.ringFloats.count == rings.count else { return try RowRingMemory(rings: rings, tail: tail) }
+        if zip(rings, shared.ringFloats).allSatisfy({ $0 <= $1 }) && tail <= shared.tailFloats { return shared }
+        return try RowRingMemory(rings: zip(rings, shared.ringFloats).map { max($0, $1) }, tail: max(tail, shared.tailFloats))
     }
 
     deinit { munmap(UnsafeMutableRawPointer(base), mappedBytes) }

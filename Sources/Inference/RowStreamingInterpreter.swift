@@ -90,14 +90,7 @@ public final class RowStreamingInterpreter {
             }
         }
         let tail = (scratchFloats + 15) / 16 * 16 + Kernels.readSlack
-        if let shared = sharing?.memory, shared.holds(rings: rings, tail: tail) {
-            memory = shared
-        } else if let shared = sharing?.memory, shared.ringFloats.count == rings.count {
-            // Large enough for both, so the caller can let the smaller one go.
-            memory = try RowRingMemory(rings: zip(rings, shared.ringFloats).map { max($0, $1) }, tail: max(tail, shared.tailFloats))
-        } else {
-            memory = try RowRingMemory(rings: rings, tail: tail)
-        }
+        memory = try RowRingMemory.holding(rings: rings, tail: tail, sharing: sharing?.memory)
         readRows.reserveCapacity(4)
         readOffsets.reserveCapacity(4)
     }
