@@ -11,7 +11,13 @@
 # MediaPipe run: what a coarser floor buys in speed (`make eval` with
 # EVAL_FLOORS shows what it costs in recall).
 #
-# Environment: WORKERS (default 2), FLOORS (default none), ROUNDS (default 5: the median of five
+# On a CPU with AVX-512, every round also runs `faces` on the AVX2 kernels
+# (`FACEPIPE_KERNELS=8`, the same bytes): what an AVX2-only CPU of the same
+# clock gets, against the same YuNet run (libfacedetection in the yuface
+# wheel is compiled for AVX2 and has no AVX-512 code, so its speed does not
+# depend on AVX-512). AVX2_ROW=0 leaves it out.
+#
+# Environment: WORKERS (default 2), FLOORS (default none), AVX2_ROW (default 1), ROUNDS (default 5: the median of five
 # back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
 # built by datasets/build-bench.py, or benchmarks/heavy_archive.py when that
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
@@ -28,6 +34,11 @@ VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 REF_PY=.venv/bin/python   # the reference venv (make venv) holds yuface
 BIN="$(swift build -c release --show-bin-path)/facepipe"
 [ -x "$BIN" ] || swift build -c release --product facepipe
+# The AVX2 row only where the default kernel set is another one.
+AVX2_JOBS=()
+if [ "${AVX2_ROW:-1}" != 0 ] && "$BIN" model bench models/face_detection_short_range.tflite --iterations 1 2>/dev/null | grep -q 'kernels=avx512'; then
+    AVX2_JOBS=(avx2)
+fi
 
 mkdir -p "$(dirname "$ARCHIVE")"
 if [ ! -f "$ARCHIVE" ]; then
@@ -84,6 +95,9 @@ for round in $(seq 1 "$ROUNDS"); do
     if [ $((round % 2)) = 1 ]; then run_faces; run_mediapipe; else run_mediapipe; run_faces; fi
     measure "yunet$round" taskset -c "0-$((WORKERS - 1))" env OMP_NUM_THREADS=1 "$REF_PY" benchmarks/yunet_baseline.py "$ARCHIVE" \
         --workers "$WORKERS"
+    for job in "${AVX2_JOBS[@]}"; do
+        measure "avx2$round" env FACEPIPE_KERNELS=8 "$BIN" run faces "$ARCHIVE" --out "$WORK/avx2$round" --workers "$WORKERS" --quiet
+    done
     measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
     measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
     for size in "${FLOORS[@]}"; do
@@ -97,7 +111,7 @@ for round in $(seq 1 "$ROUNDS"); do
         sed -n 2p "$WORK/facepipe$round/manifest.csv" >&2
         exit 1
     fi
-    for job in floor facepipe wholeframe $(for size in "${FLOORS[@]}"; do echo "faces@$size"; done); do
+    for job in floor facepipe wholeframe "${AVX2_JOBS[@]}" $(for size in "${FLOORS[@]}"; do echo "faces@$size"; done); do
         echo "$job $round $(facepipe_counts "$WORK/$job$round") $(wall_s "$job$round") $(rss_mb "$job$round")" >> "$WORK/results"
         rm -rf "${WORK:?}/$job$round"
     done
@@ -115,6 +129,8 @@ runs = {}  # job -> [(round, images, megapixels, faces, seconds, rss)]
 for line in open(sys.argv[1]):
     job, rnd, images, mp, faces, seconds, rss = line.split()
     runs.setdefault(job, []).append((int(rnd), int(images), float(mp), faces, float(seconds), rss))
+if "avx2" in runs:
+    names["avx2"] = "facepipe faces, AVX2 kernels"
 for job in runs:
     if job.startswith("faces@"):
         names[job] = f"facepipe faces --min-face-size {job[6:]}"
@@ -142,6 +158,10 @@ span = lambda values: f" (rounds: {', '.join(f'{v:.2f}x' for v in values)})" if 
 print(f"facepipe faces / MediaPipe throughput: {statistics.median(fp):.2f}x{span(fp)}   (facepipe at {rates['facepipe'] / rates['floor'] * 100:.0f}% of its I/O floor)")
 print(f"facepipe faces / YuNet throughput: {statistics.median(fy):.2f}x{span(fy)}   (YuNet: detection only)")
 print(f"facepipe whole-frame / MediaPipe throughput: {statistics.median(wf):.2f}x{span(wf)}   (same detector, same frame, same per-face work)")
+if "avx2" in runs:
+    a2, a2y = ratios("avx2"), ratios("avx2", "yunet")
+    print(f"facepipe faces on the AVX2 kernels (FACEPIPE_KERNELS=8: an AVX2-only CPU) / YuNet: {statistics.median(a2y):.2f}x{span(a2y)}, "
+          f"/ MediaPipe: {statistics.median(a2):.2f}x{span(a2)}")
 for job in (job for job in names if job.startswith("faces@")):
     print(f"{names[job]} / MediaPipe throughput: {statistics.median(ratios(job)):.2f}x{span(ratios(job))}")
 print("ratios: median of the per-round ratios; peak RSS: largest single process over all rounds (MediaPipe uses one process per worker)")
