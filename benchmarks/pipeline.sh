@@ -34,7 +34,7 @@ VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 REF_PY=.venv/bin/python   # the reference venv (make venv) holds yuface
 BIN="$(swift build -c release --show-bin-path)/facepipe"
 [ -x "$BIN" ] || swift build -c release --product facepipe
-# The AVX2 row only where the default kernel set is another one.
+# The AVX2 row (job `avx2`) only where the default kernel set is another one.
 AVX2_JOBS=()
 if [ "${AVX2_ROW:-1}" != 0 ] && "$BIN" model bench models/face_detection_short_range.tflite --iterations 1 2>/dev/null | grep -q 'kernels=avx512'; then
     AVX2_JOBS=(avx2)
@@ -95,9 +95,9 @@ for round in $(seq 1 "$ROUNDS"); do
     if [ $((round % 2)) = 1 ]; then run_faces; run_mediapipe; else run_mediapipe; run_faces; fi
     measure "yunet$round" taskset -c "0-$((WORKERS - 1))" env OMP_NUM_THREADS=1 "$REF_PY" benchmarks/yunet_baseline.py "$ARCHIVE" \
         --workers "$WORKERS"
-    for job in "${AVX2_JOBS[@]}"; do
+    if [ ${#AVX2_JOBS[@]} -gt 0 ]; then
         measure "avx2$round" env FACEPIPE_KERNELS=8 "$BIN" run faces "$ARCHIVE" --out "$WORK/avx2$round" --workers "$WORKERS" --quiet
-    done
+    fi
     measure "wholeframe$round" "$BIN" run whole-frame "$ARCHIVE" --out "$WORK/wholeframe$round" --workers "$WORKERS" --quiet
     measure "floor$round" "$BIN" run upright-png "$ARCHIVE" --out "$WORK/floor$round" --workers "$WORKERS" --quiet
     for size in "${FLOORS[@]}"; do

@@ -133,7 +133,7 @@ QPW_AVX2_TARGET static inline __m256 tile_scales_avx2(const __m256 h[8], float s
 
 /// Quantizes a tile's pixels `x + t·I` (`t < T`; the others are zero, scale
 /// 0) as the contract's `q − 128`: signed 16-bit values in [−127, 127],
-/// `4·G` per pixel (0 beyond I; the stores may write up to 15 more). The
+/// `4·G` per pixel (0 beyond I; the stores may write up to 7 more). The
 /// pixels' largest magnitudes come out in one vector (a max tree), so the
 /// scales and their inverses take one division each for the whole tile.
 /// |x·(127/m)| ≤ 127·(1 + 2⁻²³) rounds inside [−127, 127], so the scalar
