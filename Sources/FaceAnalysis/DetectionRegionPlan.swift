@@ -112,8 +112,8 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     /// stride (short range: its deepest map is 8×8 at 128).
     package static let canvasGranularity = DetectorConfiguration.canvas.totalStride
     /// The widest canvas: the streamed detector's row buffers grow with
-    /// the width (about 11.5 MB at 1056 px in bands of 16 rows, against
-    /// 13.6 MB for the whole 384×384 canvas before), while neighbouring
+    /// the width (16.0 MB at 1056 px in bands of 32 rows; the whole
+    /// 384×384 canvas took 13.6 MB before), while neighbouring
     /// canvases overlap by `canvasOverlap`. 1056 px splits pictures up to
     /// 2048 px wide into two canvases.
     package static let maximumCanvasWidth = 1056

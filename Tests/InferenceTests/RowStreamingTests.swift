@@ -110,7 +110,7 @@ import _TestSupport
             whole.invoke()
             let expected = (0..<2).map { index in whole.withOutput(index) { Array($0) } }
             let rowBytes = shape.width * 3
-            for band in [5, 16] {
+            for band in [5, 32] {
                 let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
                 var heads = streaming.heads.map { _ in [Float]() }
                 var nextInputRow = 0
