@@ -37,7 +37,10 @@ extension Step {
             var summary = window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth)
             summary.kernel = s.kernel.rawValue
             return summary
-        case let .maxPool(s): return window("MAX_POOL_2D", s.geometry, macsPerOutput: 0)
+        case let .maxPool(s):
+            var summary = window("MAX_POOL_2D", s.geometry, macsPerOutput: 0)
+            summary.kernel = s.kernel.rawValue
+            return summary
         case let .add(s): return StepSummary(kind: "ADD", shape: "\(s.count)", multiplyAccumulates: 0)
         case let .activation(s): return StepSummary(kind: "ACTIVATION", shape: "\(s.count)", multiplyAccumulates: 0)
         case let .pad(s):

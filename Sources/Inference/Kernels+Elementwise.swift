@@ -1,9 +1,14 @@
+import InferenceWide
+
 extension Kernels {
     /// MAX_POOL_2D over the taps inside the input (padding never wins).
-    /// MAX_POOL_2D. Output vectors are stored whole (8 lanes) except at the very
-    /// end of the tensor: pixels go in order, so lanes past a pixel's channels
-    /// land in the next pixel's slots and are overwritten when it is computed
-    /// (a partial store per pixel would go through memory).
+    /// The 8-lane kernel stores output vectors whole (8 lanes) except at the
+    /// very end of the tensor: pixels go in order, so lanes past a pixel's
+    /// channels land in the next pixel's slots and are overwritten when it is
+    /// computed (a partial store per pixel would go through memory).
+    /// `maxpool2x2s2_1px_avx512` sweeps the whole windows of a row
+    /// (`MaxPool2x2s2AVX512`, exact stores) after the pixels left of them and
+    /// before those right of them, so every spill is still overwritten.
     static func maxPool(_ step: Step.MaxPool, arena: UnsafeMutablePointer<Float>) {
         let g = step.geometry
         let channels = g.inChannels
@@ -14,10 +19,14 @@ extension Kernels {
             store(value, output + element, lanes: element + 8 <= total ? 8 : min(8, channels - c))
         }
         let rowStride = g.inWidth * channels
+        // For `maxpool2x2s2_1px_avx512`: the output columns whose windows lie inside the input's columns.
+        let wide = step.kernel == .maxpool2x2s2_1px_avx512
+        let firstWhole = wide ? min(g.outWidth, (g.padLeft + 1) / 2) : 0
+        let endWhole = wide ? max(firstWhole, min(g.outWidth, (g.inWidth + g.padLeft - 2) / 2 + 1)) : 0
         for oy in 0..<g.outHeight {
             let iy0 = oy * g.strideHeight - g.padTop
             let kyStart = max(0, -iy0), kyEnd = min(g.kernelHeight, g.inHeight - iy0)
-            for ox in 0..<g.outWidth {
+            func pixel(_ ox: Int) {
                 let ix0 = ox * g.strideWidth - g.padLeft
                 let kxStart = max(0, -ix0), kxEnd = min(g.kernelWidth, g.inWidth - ix0)
                 let element = (oy * g.outWidth + ox) * channels
@@ -31,7 +40,7 @@ extension Kernels {
                         put(maximum(top, bottom), element + c, c)
                         c += 8
                     }
-                    continue
+                    return
                 }
                 var c = 0
                 while c < channels {
@@ -45,6 +54,15 @@ extension Kernels {
                     c += 8
                 }
             }
+            guard wide && kyStart == 0 && kyEnd == 2 && firstWhole < endWhole else {
+                for ox in 0..<g.outWidth { pixel(ox) }
+                continue
+            }
+            for ox in 0..<firstWhole { pixel(ox) }
+            let top = input + (iy0 * g.inWidth + firstWhole * 2 - g.padLeft) * channels
+            MaxPool2x2s2AVX512.row(top: top, bottom: top + rowStride, channels: channels, pixels: endWhole - firstWhole,
+                                   output: output + (oy * g.outWidth + firstWhole) * channels)
+            for ox in endWhole..<g.outWidth { pixel(ox) }
         }
     }
 

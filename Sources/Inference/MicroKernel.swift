@@ -147,3 +147,15 @@ enum DepthwiseKernel: String, Sendable, CaseIterable {
         return packed
     }
 }
+
+/// The micro-kernels a MAX_POOL_2D step can run, named like
+/// `ConvolutionKernel`'s. Chosen by `Planner.maxPoolKernel`, dispatched by
+/// `Kernels.maxPool`. A maximum is exact, and both kernels take it in the
+/// same order (`Kernels.maximum`), so they give the same bits.
+enum PoolKernel: String, Sendable, CaseIterable {
+    /// Any window: one pixel × 8 channels at a time.
+    case maxpool_1px_avx2
+    /// 2×2 stride 2: the whole windows of a row one pixel × 16 channels at a
+    /// time (`MaxPool2x2s2AVX512`); windows cut by padding as `maxpool_1px_avx2`.
+    case maxpool2x2s2_1px_avx512
+}

@@ -95,6 +95,8 @@ enum Step: Sendable {
     }
     struct MaxPool: Sendable {
         var input: Int, output: Int
+        /// The micro-kernel the planner chose for this step.
+        var kernel: PoolKernel
         var geometry: WindowGeometry
     }
     struct Binary: Sendable {

@@ -66,7 +66,7 @@ extension Planner {
                                                     geometry: geometry, epilogue: epilogue)))
                 }
             case let .maxPool(geometry):
-                steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))
+                steps.append(.maxPool(.init(input: at(node.inputs[0]), output: output, kernel: maxPoolKernel(geometry), geometry: geometry)))
             case .add:
                 steps.append(.add(.init(lhs: at(node.inputs[0]), rhs: at(node.inputs[1]), output: output, count: count,
                                         activation: try place(node.first), channels: outShape.last!)))

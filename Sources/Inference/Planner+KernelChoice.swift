@@ -46,4 +46,12 @@ extension Planner {
         default: .dwconv_1px_avx2
         }
     }
+
+    /// A MAX_POOL_2D's kernel.
+    func maxPoolKernel(_ g: WindowGeometry) -> PoolKernel {
+        switch (g.kernelHeight, g.kernelWidth, g.strideHeight, g.strideWidth) {
+        case (2, 2, 2, 2) where kernels == .avx512: .maxpool2x2s2_1px_avx512
+        default: .maxpool_1px_avx2
+        }
+    }
 }

@@ -1,7 +1,7 @@
 /// A hand-built one-operator TFLite file (a 1×1 CONV_2D, VALID, stride 1) whose every
 /// field can be set to a hostile value. Tensors: 0 input, 1 weights, 2 bias, 3 output.
 /// `depthwise(...)` makes a DEPTHWISE_CONV_2D instead, `convolution(...)` a
-/// larger CONV_2D.
+/// larger CONV_2D, `maxPool(...)` a MAX_POOL_2D.
 public struct TinyConvModel: Sendable {
     public var version: UInt32 = 3
     public var inputShape: [Int32] = [1, 4, 4, 8]
@@ -28,6 +28,9 @@ public struct TinyConvModel: Sendable {
     public var weightBytes: [UInt8]?
     /// Writes DepthwiseConv2DOptions (depth multiplier 1) instead of Conv2DOptions.
     public var isDepthwise = false
+    /// Writes Pool2DOptions (`poolSize` × `poolSize` window) instead of Conv2DOptions.
+    public var isPool = false
+    public var poolSize: Int32 = 2
 
     public init() {}
 
@@ -53,6 +56,26 @@ public struct TinyConvModel: Sendable {
         model.outputShape = [1, out(h), out(w), c]
         model.weights = (0..<(kernel * kernel * channels)).map { _ in generator.unitFloat() - 0.5 }
         model.bias = (0..<channels).map { _ in generator.unitFloat() - 0.5 }
+        return model
+    }
+
+    /// A `size × size` MAX_POOL_2D over `height × width × channels`, SAME
+    /// (`padding` 0) or VALID (1). The weight and bias tensors stay in the
+    /// file, read by no operator.
+    public static func maxPool(height: Int, width: Int, channels: Int, size: Int = 2, stride: Int = 2, padding: Int8) -> TinyConvModel {
+        var model = TinyConvModel()
+        model.isPool = true
+        model.deprecatedCode = 17
+        model.builtinCode = 17
+        model.poolSize = Int32(size)
+        func out(_ extent: Int) -> Int32 {
+            Int32(padding == 0 ? (extent + stride - 1) / stride : (extent - size) / stride + 1)
+        }
+        model.padding = padding
+        model.stride = Int32(stride)
+        model.inputShape = [1, Int32(height), Int32(width), Int32(channels)]
+        model.outputShape = [1, out(height), out(width), Int32(channels)]
+        model.operatorInputs = [0]
         return model
     }
 
@@ -86,11 +109,14 @@ public struct TinyConvModel: Sendable {
             .table([0: .int32s(shape), 1: .int8(type), 2: .uint32(buffer), 3: .string(name)])
         }
         // Conv2DOptions: padding, stride w/h, activation. DepthwiseConv2DOptions: padding, stride w/h, depth multiplier, activation.
-        let options: FlatValue = isDepthwise
+        // Pool2DOptions: padding, stride w/h, filter w/h, activation.
+        let options: FlatValue = isPool
+            ? .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int32(poolSize), 4: .int32(poolSize), 5: .int8(activation)])
+            : isDepthwise
             ? .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int32(1), 4: .int8(activation)])
             : .table([0: .int8(padding), 1: .int32(stride), 2: .int32(stride), 3: .int8(activation)])
         let op: FlatValue = .table([0: .uint32(opcodeIndex), 1: .int32s(operatorInputs), 2: .int32s(operatorOutputs),
-                                    3: .uint8(isDepthwise ? 2 : 1), 4: options])
+                                    3: .uint8(isPool ? 5 : isDepthwise ? 2 : 1), 4: options])
         let subgraph: FlatValue = .table([
             0: .tables([tensor(inputShape, inputType, tensorBuffers[0], "input"), tensor(weightShape, weightType, tensorBuffers[1], "weights"),
                         tensor(biasShape, 0, tensorBuffers[2], "bias"), tensor(outputShape, 0, tensorBuffers[3], "output")]),
