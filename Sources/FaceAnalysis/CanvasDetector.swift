@@ -13,7 +13,7 @@ import Inference
 /// convolution (`FirstConvolution.int8`) and fed the level image's bytes;
 /// `.int8` also plans the block projections in int8 (`PointwiseConvolution.int8`).
 /// One per `FaceAnalyzer` and ``DetectorArithmetic``, so not `Sendable`.
-final class CanvasDetector {
+package final class CanvasDetector {
     let model: Model
     let configuration: DetectorConfiguration
     let arithmetic: DetectorArithmetic
@@ -33,7 +33,7 @@ final class CanvasDetector {
     /// on an AVX-512 Xeon: 3 % less CPU, for a 16.0 MB instead of 11.6 MB
     /// arena at 1056 px (rings count twice in the resident set: peak RSS
     /// +11–14 MB at 2 workers). docs/BENCHMARKS.md has the runs.
-    static let bandRows = 32
+    package static let bandRows = 32
 
     init(model: Model, configuration: DetectorConfiguration, arithmetic: DetectorArithmetic) {
         self.model = model

@@ -23,24 +23,18 @@ public enum MaxPool2x2s2AVX512 {
         @inline(__always) func maximum(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
             a.replacing(with: b, where: a .< b)
         }
-        let whole = channels / 16 * 16, rest = channels - whole
         @inline(__always) func pixel(_ p: Int, exact: Bool) {
             let t = top + 2 * p * channels, b = bottom + 2 * p * channels, out = output + p * channels
             var c = 0
-            while c < whole {
+            while c < channels {
                 let upper = maximum(AVX512Vector.load(t + c), AVX512Vector.load(t + channels + c))
                 let lower = maximum(AVX512Vector.load(b + c), AVX512Vector.load(b + channels + c))
-                UnsafeMutableRawPointer(out + c).storeBytes(of: maximum(upper, lower), as: SIMD16<Float>.self)
-                c += 16
-            }
-            if rest > 0 {
-                let upper = maximum(AVX512Vector.load(t + c), AVX512Vector.load(t + channels + c))
-                let lower = maximum(AVX512Vector.load(b + c), AVX512Vector.load(b + channels + c))
-                if exact {
-                    AVX512Vector.store(maximum(upper, lower), out + c, lanes: rest)
+                if exact && c + 16 > channels {
+                    AVX512Vector.store(maximum(upper, lower), out + c, lanes: channels - c)
                 } else {
                     UnsafeMutableRawPointer(out + c).storeBytes(of: maximum(upper, lower), as: SIMD16<Float>.self)
                 }
+                c += 16
             }
         }
         guard pixels > 0 else { return }

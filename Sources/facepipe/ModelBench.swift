@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceAnalysis
 import Foundation
 import Inference
 
@@ -27,8 +28,8 @@ struct ModelBench: ParsableCommand {
     @Flag(help: "Run the model rows at a time (RowStreamingInterpreter: input bands in, head rows out) instead of whole tensors.")
     var stream = false
 
-    @Option(help: "With --stream: input rows per band (the canvas detector's: 32).")
-    var bandRows = 32
+    @Option(help: "With --stream: input rows per band (default: the canvas detector's).")
+    var bandRows = CanvasDetector.bandRows
 
     @Option(name: .customLong("input-size"),
             help: "Re-plan a fully convolutional image model for a WIDTHxHEIGHT input first (e.g. 304x240, an accurate-mode canvas).")
