@@ -211,6 +211,25 @@ struct DepthwiseInterior3x3s2AVX2: DepthwiseInterior {
     }
 }
 
+/// `dwconv3x3s2_8px_avx512`'s interior: eight pixels × 16 channels at a
+/// time (`Depthwise3x3s2AVX512`), which applies the bias and the first
+/// activation itself; the planner chooses it only without a fused ADD.
+struct DepthwiseInterior3x3s2AVX512: DepthwiseInterior {
+    /// The packed table's bias row (then the slopes, then slack).
+    let bias: UnsafePointer<Float>
+    let activation: AVX512Activation
+    let output: UnsafeMutablePointer<Float>
+
+    @inline(__always)
+    func run<E: OutputEpilogue>(_ r: DepthwiseRow, start: Int, end: Int, epilogue: E) {
+        let g = r.g, channels = g.inChannels, rowFloats = g.inWidth * channels
+        let top = r.input + (r.iy0 * g.inWidth + start * g.strideWidth - g.padLeft) * channels
+        Depthwise3x3s2AVX512.row(top: top, middle: top + rowFloats, bottom: top + 2 * rowFloats, channels: channels,
+                                 weights: r.weights, padded: r.padded, bias: bias, pixels: end - start, activation: activation,
+                                 output: output + (r.oy * g.outWidth + start) * channels)
+    }
+}
+
 /// `dwconv3x3_4px_avx2`'s interior: per 8-channel block, four pixels at a
 /// time with nine weight vectors in registers (`Kernels.depthwise3x3Row`).
 struct DepthwiseInterior3x3AVX2: DepthwiseInterior {

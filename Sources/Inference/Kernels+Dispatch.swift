@@ -45,6 +45,10 @@ extension Kernels {
             rows(DepthwiseInterior3x3s1AVX2())
         case .dwconv3x3s2_4px_avx2:
             rows(DepthwiseInterior3x3s2AVX2())
+        case .dwconv3x3s2_8px_avx512:
+            let table = constants + step.weights, padded = (step.geometry.inChannels + 7) / 8 * 8
+            let activation: AVX512Activation = if case .prelu = e.first { .prelu(table + 10 * padded) } else { e.first.avx512(constants) }
+            rows(DepthwiseInterior3x3s2AVX512(bias: table + 9 * padded, activation: activation, output: output))
         case .dwconv3x3_4px_avx2:
             rows(DepthwiseInterior3x3AVX2())
         case .dwconv5x5_4px_avx2:

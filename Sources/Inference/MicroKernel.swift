@@ -122,12 +122,19 @@ enum DepthwiseKernel: String, Sendable, CaseIterable {
     /// from a copy of their window (`Depthwise3x3s1AVX512`). Weights, bias and
     /// PReLU slopes packed in `Depthwise3x3s1AVX512.pack`'s table.
     case dwconv3x3s1_4rows_avx512
+    /// 3×3 stride 2, no fused ADD: interiors 8 pixels × 16 channels at a
+    /// time (`Depthwise3x3s2AVX512`), borders as `dwconv3x3s2_4px_avx2`.
+    /// The 8-lane layout, then the bias and the PReLU slopes in the same
+    /// layout and 16 floats of zeros (the 16-lane loads' slack).
+    case dwconv3x3s2_8px_avx512
 
     /// Floats of the packed weights for `g`.
     func packedCount(_ g: WindowGeometry) -> Int {
+        let eightLane = g.kernelHeight * g.kernelWidth * ((g.inChannels + 7) / 8 * 8)
         switch self {
-        case .dwconv3x3s1_4rows_avx512: Depthwise3x3s1AVX512.packedCount(channels: g.inChannels)
-        default: g.kernelHeight * g.kernelWidth * ((g.inChannels + 7) / 8 * 8)
+        case .dwconv3x3s1_4rows_avx512: return Depthwise3x3s1AVX512.packedCount(channels: g.inChannels)
+        case .dwconv3x3s2_8px_avx512: return eightLane + 2 * ((g.inChannels + 7) / 8 * 8) + 16
+        default: return eightLane
         }
     }
 
@@ -139,10 +146,16 @@ enum DepthwiseKernel: String, Sendable, CaseIterable {
             return Depthwise3x3s1AVX512.pack(weights: values, bias: bias, slopes: slopes, channels: channels)
         }
         // `[1][KH][KW][C]` → `[KH][KW][roundUp8(C)]`, zero beyond C.
-        let padded = (channels + 7) / 8 * 8
+        let padded = (channels + 7) / 8 * 8, taps = g.kernelHeight * g.kernelWidth
         var packed = [Float](repeating: 0, count: packedCount(g))
-        for tap in 0..<(g.kernelHeight * g.kernelWidth) {
+        for tap in 0..<taps {
             for c in 0..<channels { packed[tap * padded + c] = values[tap * channels + c] }
+        }
+        if self == .dwconv3x3s2_8px_avx512 {
+            for c in 0..<channels {
+                packed[taps * padded + c] = bias[c]
+                packed[(taps + 1) * padded + c] = slopes?[c] ?? 0
+            }
         }
         return packed
     }

@@ -34,12 +34,13 @@ extension Planner {
         g.isPointwise ? conv1x1Kernel(outChannels: g.outChannels) : convKernel(g, fusedAdd: fusedAdd)
     }
 
-    /// A DEPTHWISE_CONV_2D's kernel. The AVX-512 sweep applies the bias and
-    /// the first activation itself, so it takes no fused ADD.
+    /// A DEPTHWISE_CONV_2D's kernel. The AVX-512 interiors apply the bias and
+    /// the first activation themselves, so they take no fused ADD.
     func depthwiseKernel(_ g: WindowGeometry, fusedAdd: Bool) -> DepthwiseKernel {
         switch (g.kernelHeight, g.kernelWidth, g.strideHeight, g.strideWidth) {
         case (3, 3, 1, 1) where kernels == .avx512 && !fusedAdd: .dwconv3x3s1_4rows_avx512
         case (3, 3, _, 1): .dwconv3x3s1_8px_avx2
+        case (3, 3, _, 2) where kernels == .avx512 && !fusedAdd: .dwconv3x3s2_8px_avx512
         case (3, 3, _, 2): .dwconv3x3s2_4px_avx2
         case (3, 3, _, _): .dwconv3x3_4px_avx2
         case (5, 5, _, _): .dwconv5x5_4px_avx2

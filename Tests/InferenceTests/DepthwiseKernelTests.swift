@@ -5,7 +5,7 @@ import _TestSupport
 
 /// The depthwise family: every variant's whole steps (borders, padding
 /// rows, tiny maps) against `WindowReference.depthwise` bit for bit, and
-/// the AVX-512 flat row sweep alone for every activation.
+/// the AVX-512 row sweeps alone for every activation.
 @Suite struct DepthwiseKernelTests {
     /// Maps (height, width, channels, padding).
     static let maps: [(Int, Int, Int, Int8)] = [(5, 7, 24, 0), (1, 1, 8, 0), (2, 3, 28, 0), (6, 4, 42, 0), (9, 11, 32, 1),
@@ -15,7 +15,7 @@ import _TestSupport
                              ("dwconv5x5_4px_avx2", 5, 1), ("dwconv5x5_4px_avx2", 5, 2), ("dwconv_1px_avx2", 7, 1),
                              ("dwconv_1px_avx2", 2, 2)]
     /// (kernel name, window, stride) on the AVX-512 set.
-    static let avx512Layers = [("dwconv3x3s1_4rows_avx512", 3, 1), ("dwconv3x3s2_4px_avx2", 3, 2)]
+    static let avx512Layers = [("dwconv3x3s1_4rows_avx512", 3, 1), ("dwconv3x3s2_8px_avx512", 3, 2)]
 
     @Test(arguments: avx2Layers, maps)
     func avx2Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int, Int8)) throws {
@@ -76,6 +76,58 @@ import _TestSupport
                 for ky in 0..<3 {
                     for kx in 0..<3 {
                         sum = sum.addingProduct(input[ky * rowFloats + (pixel + kx) * channels + channel],
+                                                weights[(ky * 3 + kx) * channels + channel])
+                    }
+                }
+                let expected = kind.reference(sum + bias[channel], slope: slopes[channel])
+                let got = output[pixel * channels + channel]
+                #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
+            }
+        }
+        let untouched = output[count...].allSatisfy { $0.isNaN }
+        #expect(untouched, "wrote past the row")
+    }
+
+    /// `Depthwise3x3s2AVX512.row` alone: eight-pixel groups and single
+    /// pixels, fewer and more than 16 channels (a last block that overlaps
+    /// the one before it), every activation, against the 8-lane order of
+    /// sums bit for bit, and nothing written past the last pixel.
+    @Test(.avx512, arguments: [8, 16, 28, 42, 88], ActivationKind.allCases)
+    func strideTwoRowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
+        let pixels = 13, inWidth = 2 * pixels + 1, rowFloats = inWidth * channels
+        let padded = (channels + 7) / 8 * 8
+        var generator = SplitMix64(seed: UInt64(channels) + 11)
+        let input = (0..<(3 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        // Readable 16 floats past the last channel, as the planner's table is.
+        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 } + [Float](repeating: 0, count: 16)
+        let slopes = (0..<channels).map { _ in generator.unitFloat() } + [Float](repeating: 0, count: 16)
+        var packed = [Float](repeating: 0, count: 9 * padded + 16)
+        for tap in 0..<9 {
+            for c in 0..<channels { packed[tap * padded + c] = weights[tap * channels + c] }
+        }
+        let count = pixels * channels
+        var output = [Float](repeating: .nan, count: count + 16)
+        input.withUnsafeBufferPointer { x in
+            packed.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    slopes.withUnsafeBufferPointer { a in
+                        output.withUnsafeMutableBufferPointer { out in
+                            Depthwise3x3s2AVX512.row(top: x.baseAddress!, middle: x.baseAddress! + rowFloats,
+                                                     bottom: x.baseAddress! + 2 * rowFloats, channels: channels, weights: w.baseAddress!,
+                                                     padded: padded, bias: b.baseAddress!, pixels: pixels,
+                                                     activation: kind.avx512(slopes: a.baseAddress!), output: out.baseAddress!)
+                        }
+                    }
+                }
+            }
+        }
+        for pixel in 0..<pixels {
+            for channel in 0..<channels {
+                var sum: Float = 0
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        sum = sum.addingProduct(input[ky * rowFloats + (2 * pixel + kx) * channels + channel],
                                                 weights[(ky * 3 + kx) * channels + channel])
                     }
                 }
