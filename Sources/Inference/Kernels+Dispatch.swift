@@ -46,9 +46,14 @@ extension Kernels {
         case .dwconv3x3s2_4px_avx2:
             rows(DepthwiseInterior3x3s2AVX2())
         case .dwconv3x3s2_8px_avx512:
-            let table = constants + step.weights, padded = (step.geometry.inChannels + 7) / 8 * 8
-            let activation: AVX512Activation = if case .prelu = e.first { .prelu(table + 10 * padded) } else { e.first.avx512(constants) }
-            rows(DepthwiseInterior3x3s2AVX512(bias: table + 9 * padded, activation: activation, output: output))
+            // The table's bias row follows the taps' 8-lane rows; its slopes row follows the bias row.
+            let bias = constants + step.weights + DepthwiseKernel.eightLaneCount(step.geometry)
+            let activation: AVX512Activation = if case .prelu = e.first {
+                .prelu(bias + DepthwiseKernel.eightLaneRow(step.geometry))
+            } else {
+                e.first.avx512(constants)
+            }
+            rows(DepthwiseInterior3x3s2AVX512(bias: bias, activation: activation, output: output))
         case .dwconv3x3_4px_avx2:
             rows(DepthwiseInterior3x3AVX2())
         case .dwconv5x5_4px_avx2:

@@ -128,13 +128,20 @@ enum DepthwiseKernel: String, Sendable, CaseIterable {
     /// layout and 16 floats of zeros (the 16-lane loads' slack).
     case dwconv3x3s2_8px_avx512
 
+    /// Floats of one tap's row in the 8-lane layout: the channels rounded up to 8.
+    static func eightLaneRow(_ g: WindowGeometry) -> Int { (g.inChannels + 7) / 8 * 8 }
+
+    /// Floats of the 8-lane layout `[KH][KW][roundUp8(C)]`; in
+    /// `dwconv3x3s2_8px_avx512`'s table the bias row starts here, the
+    /// slopes row one row later.
+    static func eightLaneCount(_ g: WindowGeometry) -> Int { g.kernelHeight * g.kernelWidth * eightLaneRow(g) }
+
     /// Floats of the packed weights for `g`.
     func packedCount(_ g: WindowGeometry) -> Int {
-        let eightLane = g.kernelHeight * g.kernelWidth * ((g.inChannels + 7) / 8 * 8)
         switch self {
-        case .dwconv3x3s1_4rows_avx512: return Depthwise3x3s1AVX512.packedCount(channels: g.inChannels)
-        case .dwconv3x3s2_8px_avx512: return eightLane + 2 * ((g.inChannels + 7) / 8 * 8) + 16
-        default: return eightLane
+        case .dwconv3x3s1_4rows_avx512: Depthwise3x3s1AVX512.packedCount(channels: g.inChannels)
+        case .dwconv3x3s2_8px_avx512: Self.eightLaneCount(g) + 2 * Self.eightLaneRow(g) + 16
+        default: Self.eightLaneCount(g)
         }
     }
 
@@ -146,15 +153,16 @@ enum DepthwiseKernel: String, Sendable, CaseIterable {
             return Depthwise3x3s1AVX512.pack(weights: values, bias: bias, slopes: slopes, channels: channels)
         }
         // `[1][KH][KW][C]` → `[KH][KW][roundUp8(C)]`, zero beyond C.
-        let padded = (channels + 7) / 8 * 8, taps = g.kernelHeight * g.kernelWidth
+        let padded = Self.eightLaneRow(g)
         var packed = [Float](repeating: 0, count: packedCount(g))
-        for tap in 0..<taps {
+        for tap in 0..<(g.kernelHeight * g.kernelWidth) {
             for c in 0..<channels { packed[tap * padded + c] = values[tap * channels + c] }
         }
         if self == .dwconv3x3s2_8px_avx512 {
+            let biasRow = Self.eightLaneCount(g)
             for c in 0..<channels {
-                packed[taps * padded + c] = bias[c]
-                packed[(taps + 1) * padded + c] = slopes?[c] ?? 0
+                packed[biasRow + c] = bias[c]
+                packed[biasRow + padded + c] = slopes?[c] ?? 0
             }
         }
         return packed

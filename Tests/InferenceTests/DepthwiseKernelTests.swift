@@ -70,22 +70,8 @@ import _TestSupport
                 }
             }
         }
-        for pixel in 0..<pixels {
-            for channel in 0..<channels {
-                var sum: Float = 0
-                for ky in 0..<3 {
-                    for kx in 0..<3 {
-                        sum = sum.addingProduct(input[ky * rowFloats + (pixel + kx) * channels + channel],
-                                                weights[(ky * 3 + kx) * channels + channel])
-                    }
-                }
-                let expected = kind.reference(sum + bias[channel], slope: slopes[channel])
-                let got = output[pixel * channels + channel]
-                #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
-            }
-        }
-        let untouched = output[count...].allSatisfy { $0.isNaN }
-        #expect(untouched, "wrote past the row")
+        expectRow(output, stride: 1, input: input, rowFloats: rowFloats, weights: weights, bias: bias, slopes: slopes,
+                  channels: channels, pixels: pixels, kind)
     }
 
     /// `Depthwise3x3s2AVX512.row` alone: eight-pixel groups and single
@@ -122,12 +108,21 @@ import _TestSupport
                 }
             }
         }
+        expectRow(output, stride: 2, input: input, rowFloats: rowFloats, weights: weights, bias: bias, slopes: slopes,
+                  channels: channels, pixels: pixels, kind)
+    }
+
+    /// A row sweep's `output` against the 8-lane kernel's sums, in its order
+    /// (kernel row, then column, from zero), bit for bit; past the row's
+    /// `pixels · channels` floats it must still hold its NaNs.
+    private func expectRow(_ output: [Float], stride: Int, input: [Float], rowFloats: Int, weights: [Float], bias: [Float],
+                           slopes: [Float], channels: Int, pixels: Int, _ kind: ActivationKind) {
         for pixel in 0..<pixels {
             for channel in 0..<channels {
                 var sum: Float = 0
                 for ky in 0..<3 {
                     for kx in 0..<3 {
-                        sum = sum.addingProduct(input[ky * rowFloats + (2 * pixel + kx) * channels + channel],
+                        sum = sum.addingProduct(input[ky * rowFloats + (stride * pixel + kx) * channels + channel],
                                                 weights[(ky * 3 + kx) * channels + channel])
                     }
                 }
@@ -136,7 +131,7 @@ import _TestSupport
                 #expect(got.bitPattern == expected.bitPattern, "pixel \(pixel) channel \(channel): \(got) against \(expected)")
             }
         }
-        let untouched = output[count...].allSatisfy { $0.isNaN }
+        let untouched = output[(pixels * channels)...].allSatisfy { $0.isNaN }
         #expect(untouched, "wrote past the row")
     }
 }
