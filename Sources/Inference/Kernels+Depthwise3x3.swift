@@ -70,111 +70,135 @@ extension Kernels {
 
 extension Kernels {
     /// Stride-1 3×3 depthwise, interior columns `start..<end` of one output row,
-    /// all channels: per group of four pixels, every 8-channel block in turn
-    /// (memory is walked in order), each input vector of a kernel row loaded
-    /// once and used by every pixel it touches (six loads for twelve FMAs).
+    /// all channels: per group of eight (then four, then one) pixels, every
+    /// 8-channel block in turn (memory is walked in order). Each kernel row's
+    /// input vectors are loaded once, in order, and each goes to every pixel
+    /// whose window it is in (ten loads for 24 FMAs), so eight accumulators,
+    /// three weight vectors and one input vector fit AVX2's sixteen registers.
+    /// Every pixel sums its taps in row-major order from zero, as
+    /// `depthwisePixel` does.
+    ///
+    /// Index arithmetic wraps (`&+`, `&*`): the row's bounds were checked by
+    /// the caller, and checked arithmetic splits the loop body into blocks
+    /// at each overflow branch, where LLVM then computes one accumulator's
+    /// nine FMAs after another and spills the loaded vectors.
     @inline(never)
     static func depthwise3x3Stride1Row<E: OutputEpilogue>(
         _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
         oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
     ) {
         let channels = g.inChannels
-        let rowStride = g.inWidth * channels
-        let c1 = channels, c2 = 2 * channels, c3 = 3 * channels, c4 = 4 * channels, c5 = 5 * channels
-        let rowBase = input + (iy0 * g.inWidth - g.padLeft) * channels
-        let outBase = oy * g.outWidth * channels
+        let rowStride = g.inWidth &* channels
+        let padded2 = 2 &* padded, padded3 = 3 &* padded
+        let rowBase = input + ((iy0 &* g.inWidth &- g.padLeft) &* channels)
+        let outBase = oy &* g.outWidth &* channels
         var ox = start
-        // Eight pixels: eight independent FMA chains (four leave the FMA units
-        // waiting on latency) and ten loads per kernel row for 24 FMAs.
-        let c6 = 6 * channels, c7 = 7 * channels, c8 = 8 * channels, c9 = 9 * channels
-        while ox + 8 <= end {
+        while ox &+ 8 <= end {
             var c = 0
             while c < channels {
-                let lanes = min(8, channels - c)
+                let lanes = min(8, channels &- c)
                 var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
-                var r = rowBase + ox * channels + c
+                var r = rowBase + (ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
-                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
-                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + c2)
-                    a0 = a0.addingProduct(x0, wa); a1 = a1.addingProduct(x1, wa); a2 = a2.addingProduct(x2, wa)
-                    a0 = a0.addingProduct(x1, wb); a1 = a1.addingProduct(x2, wb)
-                    a0 = a0.addingProduct(x2, wc)
-                    let x3 = load(r + c3), x4 = load(r + c4)
-                    a3 = a3.addingProduct(x3, wa); a4 = a4.addingProduct(x4, wa)
-                    a2 = a2.addingProduct(x3, wb); a3 = a3.addingProduct(x4, wb)
-                    a1 = a1.addingProduct(x3, wc); a2 = a2.addingProduct(x4, wc)
-                    let x5 = load(r + c5), x6 = load(r + c6)
-                    a5 = a5.addingProduct(x5, wa); a6 = a6.addingProduct(x6, wa)
-                    a4 = a4.addingProduct(x5, wb); a5 = a5.addingProduct(x6, wb)
-                    a3 = a3.addingProduct(x5, wc); a4 = a4.addingProduct(x6, wc)
-                    let x7 = load(r + c7), x8 = load(r + c8), x9 = load(r + c9)
-                    a7 = a7.addingProduct(x7, wa)
-                    a6 = a6.addingProduct(x7, wb); a7 = a7.addingProduct(x8, wb)
-                    a5 = a5.addingProduct(x7, wc); a6 = a6.addingProduct(x8, wc); a7 = a7.addingProduct(x9, wc)
+                    let wa = load(w), wb = load(w + padded), wc = load(w + padded2)
+                    var q = r
+                    var x = load(q)
+                    a0 = a0.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a1 = a1.addingProduct(x, wa); a0 = a0.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a2 = a2.addingProduct(x, wa); a1 = a1.addingProduct(x, wb); a0 = a0.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wa); a2 = a2.addingProduct(x, wb); a1 = a1.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a4 = a4.addingProduct(x, wa); a3 = a3.addingProduct(x, wb); a2 = a2.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a5 = a5.addingProduct(x, wa); a4 = a4.addingProduct(x, wb); a3 = a3.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a6 = a6.addingProduct(x, wa); a5 = a5.addingProduct(x, wb); a4 = a4.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a7 = a7.addingProduct(x, wa); a6 = a6.addingProduct(x, wb); a5 = a5.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a7 = a7.addingProduct(x, wb); a6 = a6.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a7 = a7.addingProduct(x, wc)
                     r += rowStride
-                    w += 3 * padded
+                    w += padded3
                 }
-                let element = outBase + ox * channels + c
-                epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
-                epilogue.store(a2, channel: c, lanes: lanes, element: element + c2)
-                epilogue.store(a3, channel: c, lanes: lanes, element: element + c3)
-                epilogue.store(a4, channel: c, lanes: lanes, element: element + c4)
-                epilogue.store(a5, channel: c, lanes: lanes, element: element + c5)
-                epilogue.store(a6, channel: c, lanes: lanes, element: element + c6)
-                epilogue.store(a7, channel: c, lanes: lanes, element: element + c7)
-                c += 8
+                let element = outBase &+ ox &* channels &+ c
+                @inline(__always) func storeAll(_ lanes: Int) {
+                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
+                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
+                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
+                    epilogue.store(a4, channel: c, lanes: lanes, element: element &+ 4 &* channels)
+                    epilogue.store(a5, channel: c, lanes: lanes, element: element &+ 5 &* channels)
+                    epilogue.store(a6, channel: c, lanes: lanes, element: element &+ 6 &* channels)
+                    epilogue.store(a7, channel: c, lanes: lanes, element: element &+ 7 &* channels)
+                }
+                // A whole block's stores in one branch: a partial store goes through
+                // memory and a call, around which every vector would be spilled.
+                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                c &+= 8
             }
-            ox += 8
+            ox &+= 8
         }
-        while ox + 4 <= end {
+        while ox &+ 4 <= end {
             var c = 0
             while c < channels {
-                let lanes = min(8, channels - c)
+                let lanes = min(8, channels &- c)
                 var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
-                var r = rowBase + ox * channels + c
+                var r = rowBase + (ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
-                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
-                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + c2)
-                    let x3 = load(r + c3), x4 = load(r + c4), x5 = load(r + c5)
-                    a0 = a0.addingProduct(x0, wa); a1 = a1.addingProduct(x1, wa)
-                    a2 = a2.addingProduct(x2, wa); a3 = a3.addingProduct(x3, wa)
-                    a0 = a0.addingProduct(x1, wb); a1 = a1.addingProduct(x2, wb)
-                    a2 = a2.addingProduct(x3, wb); a3 = a3.addingProduct(x4, wb)
-                    a0 = a0.addingProduct(x2, wc); a1 = a1.addingProduct(x3, wc)
-                    a2 = a2.addingProduct(x4, wc); a3 = a3.addingProduct(x5, wc)
+                    let wa = load(w), wb = load(w + padded), wc = load(w + padded2)
+                    var q = r
+                    var x = load(q)
+                    a0 = a0.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a1 = a1.addingProduct(x, wa); a0 = a0.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a2 = a2.addingProduct(x, wa); a1 = a1.addingProduct(x, wb); a0 = a0.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wa); a2 = a2.addingProduct(x, wb); a1 = a1.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wb); a2 = a2.addingProduct(x, wc)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wc)
                     r += rowStride
-                    w += 3 * padded
+                    w += padded3
                 }
-                let element = outBase + ox * channels + c
-                epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
-                epilogue.store(a2, channel: c, lanes: lanes, element: element + c2)
-                epilogue.store(a3, channel: c, lanes: lanes, element: element + c3)
-                c += 8
+                let element = outBase &+ ox &* channels &+ c
+                @inline(__always) func storeAll(_ lanes: Int) {
+                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
+                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
+                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
+                }
+                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                c &+= 8
             }
-            ox += 4
+            ox &+= 4
         }
         while ox < end {
             var c = 0
             while c < channels {
-                let lanes = min(8, channels - c)
+                let lanes = min(8, channels &- c)
                 var acc = SIMD8<Float>.zero
-                var r = rowBase + ox * channels + c
+                var r = rowBase + (ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
                     acc = acc.addingProduct(load(r), load(w))
-                    acc = acc.addingProduct(load(r + c1), load(w + padded))
-                    acc = acc.addingProduct(load(r + c2), load(w + 2 * padded))
+                    acc = acc.addingProduct(load(r + channels), load(w + padded))
+                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + padded2))
                     r += rowStride
-                    w += 3 * padded
+                    w += padded3
                 }
-                epilogue.store(acc, channel: c, lanes: lanes, element: outBase + ox * channels + c)
-                c += 8
+                epilogue.store(acc, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c)
+                c &+= 8
             }
-            ox += 1
+            ox &+= 1
         }
     }
 }
@@ -182,65 +206,81 @@ extension Kernels {
 extension Kernels {
     /// Stride-2 3×3 depthwise, interior columns `start..<end` of one output row,
     /// all channels, channel-inner like the stride-1 row: four pixels span nine
-    /// input columns per kernel row (shared edge columns loaded once).
+    /// input columns per kernel row (shared edge columns loaded once). Index
+    /// arithmetic wraps and a block's stores share one branch, as in the
+    /// stride-1 row.
     @inline(never)
     static func depthwise3x3Stride2Row<E: OutputEpilogue>(
         _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
         oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
     ) {
         let channels = g.inChannels
-        let rowStride = g.inWidth * channels
-        let c1 = channels
-        let rowBase = input + (iy0 * g.inWidth - g.padLeft) * channels
-        let outBase = oy * g.outWidth * channels
+        let rowStride = g.inWidth &* channels
+        let padded2 = 2 &* padded, padded3 = 3 &* padded
+        let rowBase = input + ((iy0 &* g.inWidth &- g.padLeft) &* channels)
+        let outBase = oy &* g.outWidth &* channels
         var ox = start
-        while ox + 4 <= end {
+        while ox &+ 4 <= end {
             var c = 0
             while c < channels {
-                let lanes = min(8, channels - c)
+                let lanes = min(8, channels &- c)
                 var a0 = SIMD8<Float>.zero, a1 = a0, a2 = a0, a3 = a0
-                var r = rowBase + 2 * ox * channels + c
+                var r = rowBase + (2 &* ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
-                    let wa = load(w), wb = load(w + padded), wc = load(w + 2 * padded)
-                    let x0 = load(r), x1 = load(r + c1), x2 = load(r + 2 * c1)
-                    a0 = a0.addingProduct(x0, wa); a0 = a0.addingProduct(x1, wb); a0 = a0.addingProduct(x2, wc)
-                    let x3 = load(r + 3 * c1), x4 = load(r + 4 * c1)
-                    a1 = a1.addingProduct(x2, wa); a1 = a1.addingProduct(x3, wb); a1 = a1.addingProduct(x4, wc)
-                    let x5 = load(r + 5 * c1), x6 = load(r + 6 * c1)
-                    a2 = a2.addingProduct(x4, wa); a2 = a2.addingProduct(x5, wb); a2 = a2.addingProduct(x6, wc)
-                    let x7 = load(r + 7 * c1), x8 = load(r + 8 * c1)
-                    a3 = a3.addingProduct(x6, wa); a3 = a3.addingProduct(x7, wb); a3 = a3.addingProduct(x8, wc)
+                    let wa = load(w), wb = load(w + padded), wc = load(w + padded2)
+                    var q = r
+                    var x = load(q)
+                    a0 = a0.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a0 = a0.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a0 = a0.addingProduct(x, wc); a1 = a1.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a1 = a1.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a1 = a1.addingProduct(x, wc); a2 = a2.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a2 = a2.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a2 = a2.addingProduct(x, wc); a3 = a3.addingProduct(x, wa)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wb)
+                    q += channels; x = load(q)
+                    a3 = a3.addingProduct(x, wc)
                     r += rowStride
-                    w += 3 * padded
+                    w += padded3
                 }
-                let element = outBase + ox * channels + c
-                epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                epilogue.store(a1, channel: c, lanes: lanes, element: element + c1)
-                epilogue.store(a2, channel: c, lanes: lanes, element: element + 2 * c1)
-                epilogue.store(a3, channel: c, lanes: lanes, element: element + 3 * c1)
-                c += 8
+                let element = outBase &+ ox &* channels &+ c
+                @inline(__always) func storeAll(_ lanes: Int) {
+                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
+                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
+                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
+                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
+                }
+                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                c &+= 8
             }
-            ox += 4
+            ox &+= 4
         }
         while ox < end {
             var c = 0
             while c < channels {
-                let lanes = min(8, channels - c)
+                let lanes = min(8, channels &- c)
                 var acc = SIMD8<Float>.zero
-                var r = rowBase + 2 * ox * channels + c
+                var r = rowBase + (2 &* ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
                     acc = acc.addingProduct(load(r), load(w))
-                    acc = acc.addingProduct(load(r + c1), load(w + padded))
-                    acc = acc.addingProduct(load(r + 2 * c1), load(w + 2 * padded))
+                    acc = acc.addingProduct(load(r + channels), load(w + padded))
+                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + padded2))
                     r += rowStride
-                    w += 3 * padded
+                    w += padded3
                 }
-                epilogue.store(acc, channel: c, lanes: lanes, element: outBase + ox * channels + c)
-                c += 8
+                epilogue.store(acc, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c)
+                c &+= 8
             }
-            ox += 1
+            ox &+= 1
         }
     }
 }
