@@ -127,19 +127,12 @@ extension Kernels {
                     w += padded3
                 }
                 let element = outBase &+ ox &* channels &+ c
-                @inline(__always) func storeAll(_ lanes: Int) {
-                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
-                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
-                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
-                    epilogue.store(a4, channel: c, lanes: lanes, element: element &+ 4 &* channels)
-                    epilogue.store(a5, channel: c, lanes: lanes, element: element &+ 5 &* channels)
-                    epilogue.store(a6, channel: c, lanes: lanes, element: element &+ 6 &* channels)
-                    epilogue.store(a7, channel: c, lanes: lanes, element: element &+ 7 &* channels)
+                @inline(__always) func storeEight(_ lanes: Int) {
+                    storeFour(a0, a1, a2, a3, epilogue, channel: c, lanes: lanes, element: element, channels: channels)
+                    storeFour(a4, a5, a6, a7, epilogue, channel: c, lanes: lanes, element: element &+ 4 &* channels, channels: channels)
                 }
-                // A whole block's stores in one branch: a partial store goes through
-                // memory and a call, around which every vector would be spilled.
-                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                // One branch for all eight (each `storeFour` then folds its own).
+                if lanes == 8 { storeEight(8) } else { storeEight(lanes) }
                 c &+= 8
             }
             ox &+= 8
@@ -169,37 +162,13 @@ extension Kernels {
                     r += rowStride
                     w += padded3
                 }
-                let element = outBase &+ ox &* channels &+ c
-                @inline(__always) func storeAll(_ lanes: Int) {
-                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
-                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
-                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
-                }
-                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                storeFour(a0, a1, a2, a3, epilogue, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c, channels: channels)
                 c &+= 8
             }
             ox &+= 4
         }
-        while ox < end {
-            var c = 0
-            while c < channels {
-                let lanes = min(8, channels &- c)
-                var acc = SIMD8<Float>.zero
-                var r = rowBase + (ox &* channels &+ c)
-                var w = weights + c
-                for _ in 0..<3 {
-                    acc = acc.addingProduct(load(r), load(w))
-                    acc = acc.addingProduct(load(r + channels), load(w + padded))
-                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + padded2))
-                    r += rowStride
-                    w += padded3
-                }
-                epilogue.store(acc, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c)
-                c &+= 8
-            }
-            ox &+= 1
-        }
+        depthwise3x3Pixels(rowBase: rowBase, stride: 1, rowStride: rowStride, weights: weights, padded: padded, channels: channels,
+                           outBase: outBase, from: ox, to: end, epilogue: epilogue)
     }
 }
 
@@ -251,31 +220,58 @@ extension Kernels {
                     r += rowStride
                     w += padded3
                 }
-                let element = outBase &+ ox &* channels &+ c
-                @inline(__always) func storeAll(_ lanes: Int) {
-                    epilogue.store(a0, channel: c, lanes: lanes, element: element)
-                    epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
-                    epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
-                    epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
-                }
-                if lanes == 8 { storeAll(8) } else { storeAll(lanes) }
+                storeFour(a0, a1, a2, a3, epilogue, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c, channels: channels)
                 c &+= 8
             }
             ox &+= 4
         }
+        depthwise3x3Pixels(rowBase: rowBase, stride: 2, rowStride: rowStride, weights: weights, padded: padded, channels: channels,
+                           outBase: outBase, from: ox, to: end, epilogue: epilogue)
+    }
+}
+
+extension Kernels {
+    /// Four pixels' vectors of one 8-channel block (`channels` apart from
+    /// `element`) under one branch: whole vectors, or all partial. A partial
+    /// store goes through memory and a call, around which every vector
+    /// register would be saved, so the whole-vector path must not contain one.
+    @inline(__always)
+    static func storeFour<E: OutputEpilogue>(
+        _ a0: SIMD8<Float>, _ a1: SIMD8<Float>, _ a2: SIMD8<Float>, _ a3: SIMD8<Float>, _ epilogue: E,
+        channel c: Int, lanes: Int, element: Int, channels: Int
+    ) {
+        @inline(__always) func store(_ lanes: Int) {
+            epilogue.store(a0, channel: c, lanes: lanes, element: element)
+            epilogue.store(a1, channel: c, lanes: lanes, element: element &+ channels)
+            epilogue.store(a2, channel: c, lanes: lanes, element: element &+ 2 &* channels)
+            epilogue.store(a3, channel: c, lanes: lanes, element: element &+ 3 &* channels)
+        }
+        if lanes == 8 { store(8) } else { store(lanes) }
+    }
+
+    /// Output columns `start..<end` of a 3×3 depthwise row one pixel at a
+    /// time, for every 8-channel block (the rows' remainder after their
+    /// groups of pixels); `rowBase` is the input column of output column 0's
+    /// window, `stride` the horizontal stride.
+    @inline(__always)
+    static func depthwise3x3Pixels<E: OutputEpilogue>(
+        rowBase: UnsafePointer<Float>, stride: Int, rowStride: Int, weights: UnsafePointer<Float>, padded: Int, channels: Int,
+        outBase: Int, from start: Int, to end: Int, epilogue: E
+    ) {
+        var ox = start
         while ox < end {
             var c = 0
             while c < channels {
                 let lanes = min(8, channels &- c)
                 var acc = SIMD8<Float>.zero
-                var r = rowBase + (2 &* ox &* channels &+ c)
+                var r = rowBase + (stride &* ox &* channels &+ c)
                 var w = weights + c
                 for _ in 0..<3 {
                     acc = acc.addingProduct(load(r), load(w))
                     acc = acc.addingProduct(load(r + channels), load(w + padded))
-                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + padded2))
+                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + 2 &* padded))
                     r += rowStride
-                    w += padded3
+                    w += 3 &* padded
                 }
                 epilogue.store(acc, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c)
                 c &+= 8
