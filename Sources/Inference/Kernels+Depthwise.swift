@@ -192,22 +192,24 @@ extension Kernels {
 }
 
 /// `dwconv3x3s1_8px_avx2`'s interior: channel-inner, eight pixels at a time
-/// (`Kernels.depthwise3x3Stride1Row`).
+/// (`Kernels.depthwise3x3Stride1Row`), the last few one at a time.
 struct DepthwiseInterior3x3s1AVX2: DepthwiseInterior {
     @inline(__always)
     func run<E: OutputEpilogue>(_ r: DepthwiseRow, start: Int, end: Int, epilogue: E) {
-        Kernels.depthwise3x3Stride1Row(r.g, input: r.input, weights: r.weights, padded: r.padded, oy: r.oy, iy0: r.iy0,
-                                       start: start, end: end, epilogue: epilogue)
+        let done = Kernels.depthwise3x3Stride1Row(r.g, input: r.input, weights: r.weights, padded: r.padded, oy: r.oy, iy0: r.iy0,
+                                                  start: start, end: end, epilogue: epilogue)
+        DepthwiseInterior1pxAVX2().run(r, start: done, end: end, epilogue: epilogue)
     }
 }
 
 /// `dwconv3x3s2_4px_avx2`'s interior: channel-inner, four pixels at a time
-/// (`Kernels.depthwise3x3Stride2Row`).
+/// (`Kernels.depthwise3x3Stride2Row`), the last few one at a time.
 struct DepthwiseInterior3x3s2AVX2: DepthwiseInterior {
     @inline(__always)
     func run<E: OutputEpilogue>(_ r: DepthwiseRow, start: Int, end: Int, epilogue: E) {
-        Kernels.depthwise3x3Stride2Row(r.g, input: r.input, weights: r.weights, padded: r.padded, oy: r.oy, iy0: r.iy0,
-                                       start: start, end: end, epilogue: epilogue)
+        let done = Kernels.depthwise3x3Stride2Row(r.g, input: r.input, weights: r.weights, padded: r.padded, oy: r.oy, iy0: r.iy0,
+                                                  start: start, end: end, epilogue: epilogue)
+        DepthwiseInterior1pxAVX2().run(r, start: done, end: end, epilogue: epilogue)
     }
 }
 

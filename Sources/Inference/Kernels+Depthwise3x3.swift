@@ -70,8 +70,9 @@ extension Kernels {
 
 extension Kernels {
     /// Stride-1 3×3 depthwise, interior columns `start..<end` of one output row,
-    /// all channels: per group of eight (then four, then one) pixels, every
-    /// 8-channel block in turn (memory is walked in order). Each kernel row's
+    /// all channels: per group of eight (then four) pixels, every 8-channel
+    /// block in turn (memory is walked in order); returns the first column
+    /// it did not compute (the caller does the rest one pixel at a time). Each kernel row's
     /// input vectors are loaded once, in order, and each goes to every pixel
     /// whose window it is in (ten loads for 24 FMAs), so eight accumulators,
     /// three weight vectors and one input vector fit AVX2's sixteen registers.
@@ -86,7 +87,7 @@ extension Kernels {
     static func depthwise3x3Stride1Row<E: OutputEpilogue>(
         _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
         oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
-    ) {
+    ) -> Int {
         let channels = g.inChannels
         let rowStride = g.inWidth &* channels
         let padded2 = 2 &* padded, padded3 = 3 &* padded
@@ -167,22 +168,22 @@ extension Kernels {
             }
             ox &+= 4
         }
-        depthwise3x3Pixels(rowBase: rowBase, stride: 1, rowStride: rowStride, weights: weights, padded: padded, channels: channels,
-                           outBase: outBase, from: ox, to: end, epilogue: epilogue)
+        return ox
     }
 }
 
 extension Kernels {
     /// Stride-2 3×3 depthwise, interior columns `start..<end` of one output row,
     /// all channels, channel-inner like the stride-1 row: four pixels span nine
-    /// input columns per kernel row (shared edge columns loaded once). Index
+    /// input columns per kernel row (shared edge columns loaded once); returns
+    /// the first column it did not compute, like the stride-1 row. Index
     /// arithmetic wraps and a block's stores share one branch, as in the
     /// stride-1 row.
     @inline(never)
     static func depthwise3x3Stride2Row<E: OutputEpilogue>(
         _ g: WindowGeometry, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, padded: Int,
         oy: Int, iy0: Int, start: Int, end: Int, epilogue: E
-    ) {
+    ) -> Int {
         let channels = g.inChannels
         let rowStride = g.inWidth &* channels
         let padded2 = 2 &* padded, padded3 = 3 &* padded
@@ -225,8 +226,7 @@ extension Kernels {
             }
             ox &+= 4
         }
-        depthwise3x3Pixels(rowBase: rowBase, stride: 2, rowStride: rowStride, weights: weights, padded: padded, channels: channels,
-                           outBase: outBase, from: ox, to: end, epilogue: epilogue)
+        return ox
     }
 }
 
@@ -249,34 +249,4 @@ extension Kernels {
         if lanes == 8 { store(8) } else { store(lanes) }
     }
 
-    /// Output columns `start..<end` of a 3×3 depthwise row one pixel at a
-    /// time, for every 8-channel block (the rows' remainder after their
-    /// groups of pixels); `rowBase` is the input column of output column 0's
-    /// window, `stride` the horizontal stride.
-    @inline(__always)
-    static func depthwise3x3Pixels<E: OutputEpilogue>(
-        rowBase: UnsafePointer<Float>, stride: Int, rowStride: Int, weights: UnsafePointer<Float>, padded: Int, channels: Int,
-        outBase: Int, from start: Int, to end: Int, epilogue: E
-    ) {
-        var ox = start
-        while ox < end {
-            var c = 0
-            while c < channels {
-                let lanes = min(8, channels &- c)
-                var acc = SIMD8<Float>.zero
-                var r = rowBase + (stride &* ox &* channels &+ c)
-                var w = weights + c
-                for _ in 0..<3 {
-                    acc = acc.addingProduct(load(r), load(w))
-                    acc = acc.addingProduct(load(r + channels), load(w + padded))
-                    acc = acc.addingProduct(load(r + 2 &* channels), load(w + 2 &* padded))
-                    r += rowStride
-                    w += 3 &* padded
-                }
-                epilogue.store(acc, channel: c, lanes: lanes, element: outBase &+ ox &* channels &+ c)
-                c &+= 8
-            }
-            ox &+= 1
-        }
-    }
 }
