@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -74,7 +74,11 @@ install: build
 	  "$$bin" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/facepipe.fish"; \
 	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models and completions"
 
-test: setup sample export-venv
+## check-pins: fail unless every direct dependency in Package.swift is pinned with `exact:`
+check-pins:
+	@$(PYTHON) scripts/check-pins.py $(SWIFT)
+
+test: check-pins setup sample export-venv
 	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS)
 	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 

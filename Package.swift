@@ -45,12 +45,17 @@ let package = Package(
         .executable(name: "facepipe", targets: ["facepipe"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
     ],
+    // Every direct dependency is pinned to an exact released version (no
+    // Package.resolved in git: its commit ids depend on where packages are
+    // mirrored). `make check-pins` (run by `make test`) fails on any other
+    // requirement. To update a pin: change the version here, `swift package
+    // resolve`, run `make test`. See README, Prerequisites.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         // Tests only: reads the manifest back with a CSV reader that is not facepipe's.
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         // MARK: System libraries
