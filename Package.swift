@@ -11,8 +11,8 @@ import PackageDescription
 // a portable binary; any other value is passed to `-target-cpu`.
 // The command-line entry point is compiled without the flag and checks the CPU
 // (CFacepipeShims, through the one probe in CCPUFeatures) before any SIMD code
-// runs, so an old CPU gets a message, not SIGILL. See README "Architecture →
-// CPU target".
+// runs, so an old CPU gets a message, not SIGILL. See docs/DEVELOPMENT.md,
+// "CPU target".
 let targetCPU = Context.environment["FACEPIPE_TARGET_CPU"] ?? "haswell"
 let simdSwift: [SwiftSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-target-cpu", targetCPU])]
 let simdC: [CSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-march=\(targetCPU)"])]
@@ -20,7 +20,7 @@ let cpuCheck: [CSetting] = targetCPU == "generic" ? [] : [.define("FACEPIPE_REQU
 // The AVX-512 micro-kernels (InferenceWide) are compiled for skylake-avx512 and
 // chosen by the planner only when the kernel set is `.avx512` (by default: when
 // CCPUFeatures reports AVX-512 F/BW/DQ/VL); a generic build compiles them
-// without the flag and never chooses them. See README "CPU target".
+// without the flag and never chooses them. See docs/DEVELOPMENT.md "CPU target".
 let wideSwift: [SwiftSetting] = targetCPU == "generic"
     ? [] : [.unsafeFlags(["-target-cpu", "skylake-avx512"]), .define("FACEPIPE_WIDE_AVX512")]
 
@@ -33,7 +33,7 @@ let wideSwift: [SwiftSetting] = targetCPU == "generic"
 // `libclang_rt.fuzzer_no_main` (SwiftPM names an executable's entry point
 // itself, so libFuzzer's own `main` cannot be used). Without the variable
 // neither exists, so `swift build` and `swift test` never need the fuzzer
-// runtime. See README, Development → Fuzzing.
+// runtime. See docs/DEVELOPMENT.md, Fuzzing.
 let fuzzRuntime = Context.environment["FACEPIPE_FUZZ"]
 let fuzzing = fuzzRuntime != nil
 let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []

@@ -1,4 +1,4 @@
-/// The process exit codes facepipe promises (README "Exit codes").
+/// The process exit codes facepipe promises (docs/RUNNING.md, "Exit codes").
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Every entry was processed.
     case ok = 0

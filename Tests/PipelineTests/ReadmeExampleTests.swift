@@ -3,7 +3,7 @@ import Pipeline
 import Testing
 import _TestSupport
 
-// The README's "Writing a pipeline or a stage" example, kept compiling here.
+// docs/PIPELINES.md's "Writing a pipeline or a stage" example, kept compiling here.
 
 struct DropSmallFaces: Stage {
     var minWidth: Float

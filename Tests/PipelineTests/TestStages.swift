@@ -3,7 +3,7 @@ import ImageCore
 import Pipeline
 import Synchronization
 
-// User-defined stages, written the way the README tells users to: they also
+// User-defined stages, written the way docs/PIPELINES.md tells users to: they also
 // let the runner be tested without codecs or models.
 
 /// Decodes binary PPM (P6, maxval 255): a stage of one's own for a format facepipe does not read.

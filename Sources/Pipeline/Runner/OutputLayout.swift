@@ -1,6 +1,6 @@
 import Foundation
 
-/// The output folder's fixed layout (see README "Outputs").
+/// The output folder's fixed layout (see docs/OUTPUTS.md).
 struct OutputLayout {
     let root: URL
     var manifest: URL { root.appendingPathComponent("manifest.csv") }

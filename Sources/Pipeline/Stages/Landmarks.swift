@@ -5,7 +5,7 @@ import ImageCore
 /// kept face, and adds the point sets users know from other APIs. Only
 /// usable inside ``ForEachFace``.
 ///
-/// Point groups added (see README "Per-image JSON"): `mesh` (468, with z),
+/// Point groups added (see docs/OUTPUTS.md, "Per-image JSON"): `mesh` (468, with z),
 /// `left_iris`/`right_iris` (5: centre then rim), `left_eye_contour`/
 /// `right_eye_contour` (71), `mlkit_landmarks` (10, ML Kit order),
 /// `contour.<kind>` (ML Kit's 15 contours), `ibug68`, `vision.<region>`.
