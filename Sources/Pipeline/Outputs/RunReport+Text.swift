@@ -22,7 +22,7 @@ extension RunReport {
             let width = String(groups.map(\.count).max() ?? 0).count
             for group in groups.prefix(limit) {
                 let count = String(repeating: " ", count: width - String(group.count).count) + String(group.count)
-                lines.append("  \(count)  \(group.reason)  (e.g. \(group.example))")
+                lines.append("  \(count)  \(TerminalText.escaped(group.reason))  (e.g. \(TerminalText.escaped(group.example)))")
             }
             if groups.count > limit { lines.append("  … \(groups.count - limit) more reasons in report.html") }
         }
