@@ -39,8 +39,8 @@ enum ReportPageAssets {
     static let script = """
     (function () {
       'use strict';
-      // run.json may come from anyone: what it lacks, or holds with the wrong
-      // type, is left out and said so; the rest of the page is still drawn.
+      /* run.json may come from anyone: what it lacks, or holds with the wrong
+         type, is left out and said so; the rest of the page is still drawn. */
       var problems = [];
       function warn(text) {
         var note = document.createElement('p');
@@ -212,8 +212,8 @@ enum ReportPageAssets {
         option.value = String(index);
         filterSelect.appendChild(option);
       });
-      // Only a relative path inside the folder becomes a link or an image:
-      // no leading '/', no '//host', no '.', '..' or empty component.
+      /* Only a relative path inside the folder becomes a link or an image:
+         no leading slash, no host, no '.', '..' or empty component. */
       function relativeLink(path) {
         var parts = text(path).split('/');
         if (parts.some(function (part) { return part === '' || part === '.' || part === '..'; })) { return null; }
