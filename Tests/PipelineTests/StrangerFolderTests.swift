@@ -115,7 +115,7 @@ struct StrangerFolderTests {
         let child = try FacepipeProcess.Child(["export", "coco", run.run.path, "--images", "--out", "dest"], in: run.base,
                                               feedsStandardInput: true)
         let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
-        if !ended { child.process.terminate() }
+        if !ended { kill(child.process.processIdentifier, SIGKILL) }
         #expect(ended, "the export hung on \(path)")
         #expect(child.wait() == 2)
         #expect(child.standardError.contains(path == "fifo" ? "a FIFO" : "/dev/stdin"), "\(child.standardError)")
