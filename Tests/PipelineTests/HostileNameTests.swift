@@ -38,6 +38,14 @@ struct HostileNameTests {
         let formula = try #require(rows.first { $0["entry"] == "'=HYPERLINK(\"http://x\",\"y\").ppm" })
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(formula["faces_json"]!))) as? [String: Any]
         #expect(json?["entry"] as? String == "=HYPERLINK(\"http://x\",\"y\").ppm")
+
+        // --resume rebuilds the manifest from the same rows: it reads back the same.
+        let manifest = try Data(contentsOf: out.appendingPathComponent("manifest.csv"))
+        let resumed = try await PipelineRunner.run(try redSquarePipeline().compile(modelsDirectory: out), inputs: [memoryInput("mem", items)],
+                                                   configuration: RunConfiguration(outputDirectory: out, workers: 2, resume: true), toolVersion: "test")
+        #expect(resumed.writeFailure == nil)
+        #expect(try Data(contentsOf: out.appendingPathComponent("manifest.csv")) == manifest)
+        #expect(try ManifestReadBack.check(out).map { $0["entry"]! } == expected)
     }
 
     // MARK: Row 13: terminal text

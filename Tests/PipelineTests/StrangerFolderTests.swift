@@ -122,6 +122,26 @@ struct StrangerFolderTests {
         #expect(!FileManager.default.fileExists(atPath: run.base.appendingPathComponent("dest/images").path))
     }
 
+    /// A stream in run.json (a FIFO) is named `stdin/<entry>` in the
+    /// annotations and never opened (before, checking whether it was an
+    /// image file opened it and waited for a writer).
+    @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))
+    func aStreamInputIsNamedStdinWithoutOpeningIt() async throws {
+        var run = try StrangerRun()
+        defer { run.remove() }
+        let fifo = run.base.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        run.inputPath = fifo.path
+        try run.write()
+        let child = try FacepipeProcess.Child(["export", "wider", run.run.path, "--out", "dest"], in: run.base)
+        let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
+        if !ended { kill(child.process.processIdentifier, SIGKILL) }
+        #expect(ended, "the export opened the FIFO")
+        #expect(child.wait() == 0, "\(child.standardError)")
+        let text = try String(contentsOf: run.base.appendingPathComponent("dest/wider_face_bbx_gt.txt"), encoding: .utf8)
+        #expect(text.hasPrefix("stdin/input.png\n1\n"), "\(text)")
+    }
+
     // MARK: Row 9: reads stay inside the run folder
 
     enum Escape: String, CaseIterable { case dotDot, absolute, linkedFile, linkedFolder }
@@ -177,6 +197,18 @@ struct StrangerFolderTests {
         let report = try RunReport.read(directory: run.run).report
         #expect(report.gallery.map(\.output) == [run.output])
         #expect(report.keptFaces == 1 + Self.hostileOutputs.count)
+    }
+
+    /// `facepipe report` prints the manifest's statuses: escaped.
+    @Test func aStatusWithTerminalEscapesIsPrintedEscaped() throws {
+        var run = try StrangerRun()
+        defer { run.remove() }
+        run.extraManifestLines = [StrangerRun.manifestLine(archive: "input.png", entry: "e.png", index: 1, output: "", facesJSON: "",
+                                                           status: "\u{1B}]0;owned\u{07}\u{1B}[2J")]
+        try run.write()
+        let text = try RunReport.read(directory: run.run).report.text
+        #expect(text.contains("1 \\u{1B}]0;owned\\u{7}\\u{1B}[2J"), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "a control character printed raw")
     }
 
     @Test(.enabled(if: Chromium.enabled, "needs chromium (apt-get install chromium)"))

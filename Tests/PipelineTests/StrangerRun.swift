@@ -63,10 +63,10 @@ struct StrangerRun {
     }
 
     /// One manifest line (no line end) of entry `index` with one kept face.
-    static func manifestLine(archive: String, entry: String, index: Int, output: String, facesJSON: String) -> String {
+    static func manifestLine(archive: String, entry: String, index: Int, output: String, facesJSON: String, status: String = "ok") -> String {
         var row = [String](repeating: "", count: Manifest.columns.count)
         func set(_ column: String, _ value: String) { row[ManifestTable.column(column)] = value }
-        set("archive", archive); set("entry", entry); set("index", String(index)); set("status", "ok")
+        set("archive", archive); set("entry", entry); set("index", String(index)); set("status", status)
         set("width", String(width)); set("height", String(height)); set("exif_orientation", "1")
         set("face", "0"); set("confidence", "0.9000"); set("x", "2.00"); set("y", "2.00"); set("w", "5.00"); set("h", "5.00")
         set("output", output); set("faces_json", facesJSON)
