@@ -8,6 +8,9 @@
   check-export.py webdataset SHARD...
       The webdataset package iterates the shards in order; prints the sample
       keys, which files each sample has and the faces in its json.
+  check-export.py yaml DATASET_YAML
+      PyYAML's safe_load reads the file (as Ultralytics does); prints its
+      top-level keys, sorted, and the value of `train`.
 
 The Swift tests (ExportTests) run this with .venv-export's Python and compare
 the line with what they expect; this script asserts nothing itself.
@@ -68,6 +71,15 @@ def webdataset(shards):
     print(json.dumps({"samples": samples}))
 
 
+def yaml_file(path):
+    import yaml
+    with open(path, "rb") as handle:
+        data = yaml.safe_load(handle)
+    print(json.dumps({"keys": sorted(data.keys()) if isinstance(data, dict) else None,
+                      "train": data.get("train") if isinstance(data, dict) else None}))
+
+
 if __name__ == "__main__":
     kind, arguments = sys.argv[1], sys.argv[2:]
-    {"coco": lambda: coco(arguments[0]), "webdataset": lambda: webdataset(arguments)}[kind]()
+    {"coco": lambda: coco(arguments[0]), "webdataset": lambda: webdataset(arguments),
+     "yaml": lambda: yaml_file(arguments[0])}[kind]()

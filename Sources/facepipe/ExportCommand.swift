@@ -50,9 +50,9 @@ struct ExportCommand: ParsableCommand {
         do {
             summary = try Exporter.export(run: URL(fileURLWithPath: runDirectory), to: URL(fileURLWithPath: out), options: options)
         } catch {
-            throw UsageFailure(message: error.description)
+            throw UsageFailure(message: TerminalText.escaped(error.description))
         }
-        FileHandle.standardError.write(Data("facepipe: export \(format.rawValue): \(summary.images) images, \(summary.faces) faces, \(summary.files) files in \(out)\n".utf8))
+        FileHandle.standardError.write(Data("facepipe: export \(format.rawValue): \(summary.images) images, \(summary.faces) faces, \(summary.files) files in \(TerminalText.escaped(out))\n".utf8))
     }
 }
 

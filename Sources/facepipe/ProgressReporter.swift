@@ -50,12 +50,12 @@ final class ProgressReporter: Sendable {
         var isInputFailure = false
         switch notice {
         case let .inputFailed(input, reason):
-            message = "facepipe: \(input): \(reason)"
+            message = "facepipe: " + TerminalText.escaped("\(input): \(reason)")
             isInputFailure = true
         case let .entrySkipped(skipped):
-            message = "facepipe: skipped \(skipped.archive)/\(skipped.name): \(skipped.reason)"
+            message = "facepipe: skipped " + TerminalText.escaped("\(skipped.archive)/\(skipped.name): \(skipped.reason)")
         case let .entryFailed(input, entry, reason):
-            message = "facepipe: failed \(input)/\(entry): \(reason)"
+            message = "facepipe: failed " + TerminalText.escaped("\(input)/\(entry): \(reason)")
         }
         let output: String? = state.withLock { state in
             var text = message + "\n"

@@ -23,7 +23,7 @@ struct ReportCommand: ParsableCommand {
         do {
             report = try RunReport.write(directory: URL(fileURLWithPath: directory))
         } catch {
-            throw UsageFailure(message: error.description)
+            throw UsageFailure(message: TerminalText.escaped(error.description))
         }
         let path = (directory as NSString).appendingPathComponent(RunReport.fileName)
         print(report.text + "wrote \(path)")

@@ -175,11 +175,11 @@ struct RunCommand: AsyncParsableCommand {
             }
         } catch {
             progress.finish()
-            throw UsageFailure(message: "\(error)")
+            throw UsageFailure(message: TerminalText.escaped("\(error)"))
         }
         progress.finish()
         if let writeFailure = summary.writeFailure {
-            StandardError.write("facepipe: error: \(writeFailure)\n")
+            StandardError.write("facepipe: error: \(TerminalText.escaped("\(writeFailure)"))\n")
         }
         StandardError.write("facepipe: \(pipeline.name): \(summary.line)\n")
         // The problems grouped by reason, as report.html shows them.
@@ -189,7 +189,7 @@ struct RunCommand: AsyncParsableCommand {
             let lines = report.groupLines(withRejections: !quiet)
             StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((folder as NSString).appendingPathComponent(RunReport.fileName))\n")
         } catch {
-            StandardError.write("facepipe: \(error)\n")
+            StandardError.write("facepipe: \(TerminalText.escaped("\(error)"))\n")
         }
         let status = summary.writeFailure == nil && summary.interrupted ? interrupt.exitStatus : summary.exitStatus
         if status != .ok { throw ExitCode(status.rawValue) }

@@ -9,6 +9,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case inputChanged(input: String, reason: String)
     /// DEST cannot be written.
     case cannotWrite(path: String, reason: String)
+    /// DEST is RUN_DIR or an existing folder inside it (its files would be overwritten).
+    case destinationInsideRun(destination: String, run: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             "cannot re-read the run's input \(input): \(reason)"
         case .cannotWrite(let path, let reason):
             "cannot write \(path): \(reason)"
+        case .destinationInsideRun(let destination, let run):
+            "--out \(destination) is the run folder \(run) or an existing folder inside it, whose files the export would overwrite; choose a folder outside it (or a new one)"
         }
     }
 }

@@ -20,6 +20,7 @@ public enum Exporter {
         if options.format.writesKeypoints {
             for image in images { for face in image.faces { _ = try set.points(of: face, in: image) } }
         }
+        try refuseDestinationInside(run: directory, destination)
         let dest = try ExportDestination(destination)
         var files = 0
         let paths: ImagePaths = options.images ? .written : .originals(run)
@@ -56,5 +57,19 @@ public enum Exporter {
             }
         }
         return Summary(images: images.count, faces: images.reduce(0) { $0 + $1.faces.count }, files: files)
+    }
+
+    /// Refuses a DEST that exists and is RUN_DIR or inside it (links resolved):
+    /// `export yolo RUN --out RUN` would write over the run's annotated
+    /// images. A DEST that does not exist yet is a new folder and is allowed.
+    static func refuseDestinationInside(run directory: URL, _ destination: URL) throws(ExportError) {
+        guard let run = realpath(directory.path, nil) else { return }
+        defer { free(run) }
+        guard let dest = realpath(destination.path, nil) else { return }
+        defer { free(dest) }
+        let runPath = String(cString: run), destPath = String(cString: dest)
+        if destPath == runPath || destPath.hasPrefix(runPath.hasSuffix("/") ? runPath : runPath + "/") {
+            throw .destinationInsideRun(destination: destination.path, run: directory.path)
+        }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// A finished run as the export reads it: `run.json` (pipeline and inputs),
 /// `manifest.csv` (the images, in order, each with its per-image JSON) and
 /// the per-image JSON (the kept faces with every point). Nothing is
-/// detected again.
+/// detected again. Every file is read through ``RunFolder``: a name the
+/// manifest gives cannot lead outside the folder or through a link.
 public struct FinishedRun: Sendable {
     /// An input as run.json records it: the manifest's name, the path as
     /// given to `facepipe run` and the SHA-256 of its bytes.
@@ -11,6 +12,8 @@ public struct FinishedRun: Sendable {
         public var name: String
         public var path: String?
         public var sha256: String?
+        /// The byte count the run read (a folder: its files' sizes summed).
+        public var bytes: Int64?
     }
 
     public let directory: URL
@@ -23,14 +26,15 @@ public struct FinishedRun: Sendable {
     ///   keypoint set's; the rest of the JSON's points is not held in memory).
     public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
         self.directory = directory
-        let provenance = try Self.decode(RunJSON.self, file: "run.json", in: directory)
+        let folder = RunFolder(directory)
+        let provenance = try Self.decode(RunJSON.self, file: "run.json", in: folder)
         pipeline = provenance.pipeline.name
         inputs = provenance.inputs
         let manifestText: String
         do {
-            manifestText = try String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
+            manifestText = String(decoding: try folder.read("manifest.csv"), as: UTF8.self)
         } catch {
-            throw .unreadableRun(file: "manifest.csv", reason: error.localizedDescription)
+            throw .unreadableRun(file: "manifest.csv", reason: error.reason)
         }
         let table: ManifestTable
         do { table = try ManifestTable(csv: manifestText) } catch {
@@ -53,11 +57,13 @@ public struct FinishedRun: Sendable {
             guard !name.isEmpty else {
                 throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none); export needs a run that writes faces/")
             }
-            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
-                    || !FileManager.default.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path) else {
+            guard RunFolder.components(of: name) != nil, name.hasPrefix("faces/"), name.hasSuffix(".json") else {
+                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
+            }
+            guard folder.holds(name) || !folder.holds("outputs.tar") else {
                 throw .unreadableRun(file: name, reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
             }
-            let json = try Self.decode(ImageJSON.self, file: name, in: directory)
+            let json = try Self.decode(ImageJSON.self, file: name, in: folder)
             let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
             let keptRows = rows.filter { $0[status] == "ok" && !$0[face].isEmpty }.count
             guard keptRows == image.faces.count else {
@@ -71,12 +77,12 @@ public struct FinishedRun: Sendable {
     /// The input that the manifest calls `name`.
     func input(named name: String) -> Input? { inputs.first { $0.name == name } }
 
-    private static func decode<T: Decodable>(_ type: T.Type, file: String, in directory: URL) throws(ExportError) -> T {
+    private static func decode<T: Decodable>(_ type: T.Type, file: String, in folder: RunFolder) throws(ExportError) -> T {
         let data: Data
         do {
-            data = try Data(contentsOf: directory.appendingPathComponent(file))
+            data = Data(try folder.read(file))
         } catch {
-            throw .unreadableRun(file: file, reason: error.localizedDescription)
+            throw .unreadableRun(file: file, reason: error.reason)
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)

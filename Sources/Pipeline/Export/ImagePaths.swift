@@ -9,7 +9,8 @@ import Foundation
 ///   `facepipe run` was given it (relative paths stay relative to the folder
 ///   the run was started in): a folder input's file is `<folder>/<entry>`; a
 ///   single image file is its path; an archive's entry is
-///   `<archive path>/<entry>`, the entry inside that archive.
+///   `<archive path>/<entry>`, the entry inside that archive; an entry of a
+///   stream (standard input, a FIFO) is `stdin/<entry>`.
 public enum ImagePaths: Sendable {
     case written
     case originals(FinishedRun)
@@ -23,9 +24,12 @@ public enum ImagePaths: Sendable {
             guard let input = run.input(named: image.archive), let path = input.path, path != "-" else {
                 return image.archive + "/" + image.entry
             }
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            if exists, !isDirectory.boolValue, UprightImages.isImageFile(path) {
+            // A stream (a FIFO, /dev/stdin) is never opened again: `stdin/<entry>`.
+            var status = stat()
+            if stat(path, &status) == 0, [S_IFIFO, S_IFCHR, S_IFSOCK].contains(status.st_mode & S_IFMT) {
+                return "stdin/" + image.entry
+            }
+            if status.st_mode & S_IFMT == S_IFREG, UprightImages.isImageFile(path) {
                 return path
             }
             return (path.hasSuffix("/") ? path : path + "/") + image.entry

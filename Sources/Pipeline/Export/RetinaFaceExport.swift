@@ -6,14 +6,15 @@
 /// the trainers read as "no landmark") in the 5-point order (subject's right
 /// eye, left eye, nose tip, right and left mouth corner), and last the
 /// detector's confidence. Trainers take the image as `images/<path>` beside
-/// `label.txt`.
+/// `label.txt`. Paths are ``LinePath``-encoded (`%` and control characters
+/// percent-encoded), so one cannot break a line.
 enum RetinaFaceExport {
     static let fileName = "label.txt"
 
     static func file(_ images: [ExportImage], paths: ImagePaths) throws(ExportError) -> String {
         var text = ""
         for image in images {
-            text += "# " + paths.path(of: image) + "\n"
+            text += "# " + LinePath.encoded(paths.path(of: image)) + "\n"
             for face in image.faces {
                 let x0 = Int(face.box.x.rounded()), y0 = Int(face.box.y.rounded())
                 let x1 = Int((face.box.x + face.box.width).rounded()), y1 = Int((face.box.y + face.box.height).rounded())

@@ -7,9 +7,10 @@ import ImageCodecs
 /// encoded as PNG by ``FastPNGEncoder`` (lossless, same bytes every time).
 ///
 /// Each input is opened from the path run.json records (relative paths from
-/// the current folder), read once in order, and its SHA-256 compared with
-/// run.json's: an input that changed since the run is an error, and so is an
-/// image whose upright size differs from the run's.
+/// the current folder) through ``VerifiedInput``, which checks its SHA-256
+/// against run.json's before any picture is given out, then read in order
+/// and hashed again: an input that changed since the run is an error, and
+/// so is an image whose upright size differs from the run's.
 enum UprightImages {
     /// Calls `body` with each of `images` (manifest order) and its PNG bytes.
     static func forEach(of run: FinishedRun, _ images: [ExportImage],
@@ -28,12 +29,8 @@ enum UprightImages {
             }
             var byIndex: [Int: ExportImage] = [:]
             for image in wanted { byIndex[image.index] = image }
-            var source: any EntrySource
-            do {
-                source = try RunInput.fromArgument(path).open()
-            } catch {
-                throw .inputChanged(input: path, reason: "\(error)")
-            }
+            // Checked against run.json before a single picture is written.
+            var source = try VerifiedInput.open(path, sha256: expected, bytes: input.bytes)
             do {
                 while let item = try source.next() {
                     guard case .entry(let entry) = item, let image = byIndex[entry.index] else { continue }
@@ -62,11 +59,12 @@ enum UprightImages {
         }
     }
 
-    /// Whether the file at `path` starts like a JPEG or PNG.
+    /// Whether `path` is a regular file (``RegularFile``: no link, FIFO or
+    /// device is opened) that starts like a JPEG or PNG.
     static func isImageFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
-        return ImageFormat(sniffing: head[...]) != nil
+        guard let file = try? RegularFile(path) else { return false }
+        var head = [UInt8](repeating: 0, count: 8)
+        let count = head.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 && ImageFormat(sniffing: head[0..<count]) != nil
     }
 }

@@ -4,14 +4,15 @@
 /// rounded to the nearest pixel) and the six attributes 0 (facepipe does not
 /// judge blur, expression, illumination, occlusion or pose: 0 is WIDER's
 /// "typical"/"none"). An image without a face has a count of 0 and one line
-/// of ten zeros, as WIDER's own file has.
+/// of ten zeros, as WIDER's own file has. Paths are ``LinePath``-encoded
+/// (`%` and control characters percent-encoded), so one cannot break a line.
 enum WIDERExport {
     static let fileName = "wider_face_bbx_gt.txt"
 
     static func file(_ images: [ExportImage], paths: ImagePaths) -> String {
         var text = ""
         for image in images {
-            text += paths.path(of: image) + "\n"
+            text += LinePath.encoded(paths.path(of: image)) + "\n"
             text += "\(image.faces.count)\n"
             guard !image.faces.isEmpty else {
                 text += "0 0 0 0 0 0 0 0 0 0\n"

@@ -6,7 +6,9 @@
 /// image is `0 0 0`. `dataset.yaml` (no `path:`, so Ultralytics uses the
 /// yaml's folder) names the images folder and sets `kpt_shape: [5, 3]`,
 /// `flip_idx` (the two eyes and the two mouth corners swap in a mirrored
-/// image) and the one class, `face`.
+/// image) and the one class, `face`. The run's pipeline name appears only
+/// in the first comment, as a ``YAMLText`` double-quoted scalar (escaped,
+/// so it cannot end the comment's line).
 enum YOLOExport {
     static let datasetFile = "dataset.yaml"
 
@@ -32,7 +34,7 @@ enum YOLOExport {
     static func dataset(pipeline: String) -> String {
         let flip = [1, 0, 2, 4, 3].map(String.init).joined(separator: ", ")
         return """
-        # facepipe export yolo of a \(pipeline) run: Ultralytics pose, one class, 5 keypoints
+        # facepipe export yolo of a \(YAMLText.quoted(pipeline)) run: Ultralytics pose, one class, 5 keypoints
         # (\(KeypointSet.five.names.joined(separator: ", ")))
         train: images
         val: images

@@ -22,7 +22,7 @@ public enum Manifest {
 
     /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
     static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [[String]] {
-        let base = [record.archive, record.entry, String(record.index)]
+        let base = [textCell(record.archive), textCell(record.entry), String(record.index)]
         let size = [String(record.width), String(record.height), String(record.exifOrientation)]
         guard !record.faces.isEmpty else {
             let status = record.detectionRan ? "no_face" : "ok"
@@ -43,7 +43,7 @@ public enum Manifest {
             let redaction = face.redaction.map { [f($0.x, 2), f($0.y, 2), f($0.width, 2), f($0.height, 2)] }
                 ?? ["", "", "", ""]
             return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
-                + [face.rejection ?? "", output, facesJSON, face.crops.first?.path ?? ""] + redaction
+                + [textCell(face.rejection ?? ""), output, facesJSON, face.crops.first?.path ?? ""] + redaction
         }
     }
 
@@ -52,16 +52,34 @@ public enum Manifest {
     static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil) -> [String] {
         let size = known.map { $0.width > 0 ? [String($0.width), String($0.height), String($0.exifOrientation)] : ["", "", ""] }
             ?? ["", "", ""]
-        return [archive, entry, index.map(String.init) ?? "", "error", reason] + size
+        return [textCell(archive), textCell(entry), index.map(String.init) ?? "", "error", textCell(reason)] + size
             + [String](repeating: "", count: columns.count - 8)
     }
 
+    /// A text cell (archive, entry, error, rejection) as a spreadsheet must
+    /// not run it: one that starts with `=`, `+`, `-`, `@`, TAB or CR (a
+    /// formula in Excel, LibreOffice and Google Sheets) gets a leading `'`
+    /// (OWASP's advice for CSV injection). The per-image JSON keeps the name
+    /// as it is (docs/SAFETY.md).
+    static func textCell(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
+        return "'" + text
+    }
+
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
     /// One CSV line (RFC 4180: fields with comma, quote, CR or LF are quoted,
-    /// quotes doubled; CRLF line end).
+    /// quotes doubled; CRLF line end). Checked by Unicode scalar, not by
+    /// Character: Swift sees CR LF as one Character, equal to neither.
     static func csvLine(_ fields: [String]) -> String {
         fields.map { field in
-            if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) {
+                var quoted = "\""
+                for scalar in field.unicodeScalars {
+                    if scalar == "\"" { quoted += "\"" }
+                    quoted.unicodeScalars.append(scalar)
+                }
+                return quoted + "\""
             }
             return field
         }.joined(separator: ",") + "\r\n"

@@ -39,8 +39,36 @@ enum ReportPageAssets {
     static let script = """
     (function () {
       'use strict';
-      var report = JSON.parse(document.getElementById('report-data').textContent);
-      var run = JSON.parse(document.getElementById('run-json').textContent);
+      /* run.json may come from anyone: what it lacks, or holds with the wrong
+         type, is left out and said so; the rest of the page is still drawn. */
+      var problems = [];
+      function warn(text) {
+        var note = document.createElement('p');
+        note.className = 'warning';
+        note.textContent = text;
+        document.querySelector('main').insertBefore(note, document.querySelector('main').firstChild);
+        problems.push(text);
+      }
+      function parse(id, what) {
+        var text = document.getElementById(id).textContent;
+        if (text.charCodeAt(0) === 0xFEFF) { text = text.slice(1); }
+        try { return JSON.parse(text); } catch (error) { warn('Cannot read ' + what + ': ' + error.message); return null; }
+      }
+      function object(value) { return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}; }
+      function list(value) { return Array.isArray(value) ? value : []; }
+      function text(value) {
+        return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+      }
+      function section(what, draw) {
+        try { draw(); } catch (error) { warn('Cannot show ' + what + ': ' + error.message); }
+      }
+      var report = object(parse('report-data', 'the report data'));
+      var runValue = parse('run-json', 'run.json');
+      if (runValue !== null && object(runValue) !== runValue) { warn('run.json is not a JSON object; its fields are not shown.'); }
+      var run = object(runValue);
+      ['rowsByStatus', 'entriesByOutcome', 'errors', 'rejections', 'skipped', 'histograms', 'gallery'].forEach(function (key) {
+        report[key] = list(report[key]);
+      });
 
       function element(tag, text, className) {
         var node = document.createElement(tag);
@@ -71,36 +99,42 @@ enum ReportPageAssets {
         return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
       }
 
-      var pipeline = run.pipeline || {};
-      document.getElementById('title').textContent = 'facepipe report: ' + (pipeline.name || '');
+      var pipeline = object(run.pipeline);
+      document.getElementById('title').textContent = 'facepipe report: ' + text(pipeline.name);
       document.getElementById('subtitle').textContent =
         report.entriesByOutcome.reduce(function (sum, item) { return sum + item.count; }, 0) + ' entries, ' +
-        report.faces + ' faces (' + report.keptFaces + ' kept), ' + (run.finished || '');
+        report.faces + ' faces (' + report.keptFaces + ' kept), ' + text(run.finished);
 
+      section('the run (run.json)', function () {
       var runTable = document.getElementById('run-table');
       var started = Date.parse(run.started), finished = Date.parse(run.finished);
-      var configuration = run.configuration || {};
-      var summary = run.summary || {};
+      var configuration = object(run.configuration);
+      var summary = object(run.summary);
       [
-        ['pipeline', (pipeline.name || '') + ' (fingerprint ' + String(pipeline.fingerprint || '').slice(0, 12) + ')'],
-        ['stages', (pipeline.stages || []).map(function (stage) { return stage.definition && stage.definition.name; }).join(' \\u2192 ')],
-        ['options set', (run.overrides || []).map(function (o) { return o.stage + '.' + o.option + '=' + o.value; }).join(', ') || 'none'],
-        ['tool', (run.tool || '') + ' ' + (run.toolVersion || '') + ', results version ' + (run.resultsVersion || '')],
-        ['started', run.started || ''],
-        ['finished', run.finished || ''],
+        ['pipeline', text(pipeline.name) + ' (fingerprint ' + text(pipeline.fingerprint).slice(0, 12) + ')'],
+        ['stages', list(pipeline.stages).map(function (stage) { return text(object(object(stage).definition).name); }).join(' \\u2192 ')],
+        ['options set', list(run.overrides).map(function (o) { o = object(o); return text(o.stage) + '.' + text(o.option) + '=' + text(o.value); }).join(', ') || 'none'],
+        ['tool', text(run.tool) + ' ' + text(run.toolVersion) + ', results version ' + text(run.resultsVersion)],
+        ['started', text(run.started)],
+        ['finished', text(run.finished)],
         ['time', isFinite(finished - started) ? ((finished - started) / 1000) + ' s' : ''],
-        ['workers', configuration.workers],
-        ['cache', (configuration.recompute || '') + (configuration.resume ? ', resumed' : '') + ', ' + (summary.cacheHits || 0) + ' cached stage results reused'],
-        ['megapixels', summary.megapixels !== undefined ? Number(summary.megapixels).toFixed(1) : ''],
-        ['interrupted', summary.interrupted ? 'yes: rerun with --resume to finish' : 'no'],
-        ['command', (run.commandLine || []).join(' ')]
+        ['workers', text(configuration.workers)],
+        ['cache', text(configuration.recompute) + (configuration.resume === true ? ', resumed' : '') + ', ' + (Number(summary.cacheHits) || 0) + ' cached stage results reused'],
+        ['megapixels', typeof summary.megapixels === 'number' ? summary.megapixels.toFixed(1) : ''],
+        ['interrupted', summary.interrupted === true ? 'yes: rerun with --resume to finish' : 'no'],
+        ['command', list(run.commandLine).map(text).join(' ')]
       ].forEach(function (pair) { row(runTable, [element('th', pair[0]), element('td', pair[1])]); });
+      });
 
+      section('the inputs (run.json)', function () {
       var inputsTable = document.getElementById('inputs-table');
       row(inputsTable, [element('th', 'input'), element('th', 'path'), element('th', 'size', 'number'), element('th', 'SHA-256'), element('th', 'problem')]);
-      (run.inputs || []).forEach(function (input) {
-        row(inputsTable, [element('td', input.name), element('td', input.path || ''), number(bytes(input.bytes)),
-                          element('td', input.sha256 ? input.sha256.slice(0, 16) + '\\u2026' : '', 'example'), element('td', input.error || '')]);
+      list(run.inputs).forEach(function (input) {
+        input = object(input);
+        var sha = text(input.sha256);
+        row(inputsTable, [element('td', text(input.name)), element('td', text(input.path)), number(typeof input.bytes === 'number' ? bytes(input.bytes) : ''),
+                          element('td', sha ? sha.slice(0, 16) + '\\u2026' : '', 'example'), element('td', text(input.error))]);
+      });
       });
 
       var rowsTable = document.getElementById('rows-table');
@@ -178,7 +212,13 @@ enum ReportPageAssets {
         option.value = String(index);
         filterSelect.appendChild(option);
       });
-      function relativeLink(path) { return path.split('/').map(encodeURIComponent).join('/'); }
+      /* Only a relative path inside the folder becomes a link or an image:
+         no leading slash, no host, no '.', '..' or empty component. */
+      function relativeLink(path) {
+        var parts = text(path).split('/');
+        if (parts.some(function (part) { return part === '' || part === '.' || part === '..'; })) { return null; }
+        return parts.map(encodeURIComponent).join('/');
+      }
       function showGallery() {
         var grid = document.getElementById('gallery-grid');
         grid.textContent = '';
@@ -193,14 +233,19 @@ enum ReportPageAssets {
         document.getElementById('gallery-next').disabled = page >= pages - 1;
         images.slice(page * pageSize, (page + 1) * pageSize).forEach(function (image) {
           var figure = element('figure');
-          var link = element('a');
-          link.href = relativeLink(image.output);
-          var img = element('img');
-          img.loading = 'lazy';
-          img.alt = image.entry;
-          img.src = relativeLink(image.output);
-          link.appendChild(img);
-          figure.appendChild(link);
+          var target = relativeLink(image.output);
+          if (target === null) {
+            figure.appendChild(element('p', 'not shown: its path leaves this folder', 'muted'));
+          } else {
+            var link = element('a');
+            link.href = target;
+            var img = element('img');
+            img.loading = 'lazy';
+            img.alt = text(image.entry);
+            img.src = target;
+            link.appendChild(img);
+            figure.appendChild(link);
+          }
           figure.appendChild(element('figcaption', image.archive + '/' + image.entry + ': ' + image.kept + ' kept' +
                                      (image.rejected > 0 ? ', ' + image.rejected + ' rejected' : '')));
           grid.appendChild(figure);
@@ -211,7 +256,8 @@ enum ReportPageAssets {
       document.getElementById('gallery-next').addEventListener('click', function () { page += 1; showGallery(); });
       showGallery();
 
-      document.getElementById('provenance').textContent = JSON.stringify(run, null, 2);
+      document.getElementById('provenance').textContent =
+        runValue === null ? document.getElementById('run-json').textContent : JSON.stringify(runValue, null, 2);
     })();
     """
 }

@@ -11,21 +11,23 @@ extension RunReport {
     }
 
     /// The report on the output folder `directory`, from its `manifest.csv`
-    /// and `run.json`, with run.json's text for the page.
+    /// and `run.json` (read through ``RunFolder``: no link followed), with
+    /// run.json's text for the page (a UTF-8 byte order mark dropped).
     public static func read(directory: URL) throws(ReportError) -> (report: RunReport, runJSON: String) {
-        let manifestURL = directory.appendingPathComponent("manifest.csv")
-        let runJSONURL = directory.appendingPathComponent("run.json")
-        let manifestText: String, runJSON: Data
+        let folder = RunFolder(directory)
+        let manifestText: String
+        var runJSON: Data
         do {
-            manifestText = try String(contentsOf: manifestURL, encoding: .utf8)
+            manifestText = String(decoding: try folder.read("manifest.csv"), as: UTF8.self)
         } catch {
-            throw .unreadable(file: manifestURL.path, reason: Self.reason(error, reading: manifestURL))
+            throw .unreadable(file: directory.appendingPathComponent("manifest.csv").path, reason: error.reason)
         }
         do {
-            runJSON = try Data(contentsOf: runJSONURL)
+            runJSON = Data(try folder.read("run.json"))
         } catch {
-            throw .unreadable(file: runJSONURL.path, reason: Self.reason(error, reading: runJSONURL))
+            throw .unreadable(file: directory.appendingPathComponent("run.json").path, reason: error.reason)
         }
+        if runJSON.starts(with: [0xEF, 0xBB, 0xBF]) { runJSON.removeFirst(3) }
         let manifest = try ManifestTable(csv: manifestText)
         let summary: RunJSONSummary
         do {
@@ -33,10 +35,7 @@ extension RunReport {
         } catch {
             throw .malformedRunJSON(reason: "\(error)")
         }
-        let fileManager = FileManager.default
-        let imagesInTar = (fileManager.fileExists(atPath: directory.appendingPathComponent("outputs.tar").path)
-                           || fileManager.fileExists(atPath: directory.appendingPathComponent("redacted").path))
-            && !fileManager.fileExists(atPath: directory.appendingPathComponent("images").path)
+        let imagesInTar = (folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
         let report = RunReport(manifest: manifest, skipped: summary.summary.skipped, imagesInTar: imagesInTar)
         return (report, String(decoding: runJSON, as: UTF8.self))
     }
@@ -54,10 +53,5 @@ extension RunReport {
             throw .cannotWrite(path: target.path, reason: "\(error)")
         }
         return report
-    }
-
-    /// The OS's reason when the file cannot be opened for reading, else the error's.
-    private static func reason(_ error: any Error, reading url: URL) -> String {
-        access(url.path, R_OK) != 0 ? String(cString: strerror(errno)) : "\(error)"
     }
 }

@@ -91,8 +91,10 @@ public struct RunReport: Sendable, Equatable, Codable {
             let key = [row[c.archive], row[c.entry], row[c.index]]
             if current?.key != key {
                 settle()
-                current = (key, 0, 0, status, row[c.output].isEmpty ? nil : gallery.count)
-                if !row[c.output].isEmpty {
+                // Only a path inside the folder becomes a gallery image (not `/etc/passwd`, `//host/x.png`, `../x`).
+                let output = RunFolder.components(of: row[c.output]) == nil ? "" : row[c.output]
+                current = (key, 0, 0, status, output.isEmpty ? nil : gallery.count)
+                if !output.isEmpty {
                     gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: row[c.entry], kept: 0, rejected: 0))
                 }
             }

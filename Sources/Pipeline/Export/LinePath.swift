@@ -1,0 +1,30 @@
+/// An image path in a line-based annotation file that has no escaping of
+/// its own (WIDER FACE's `wider_face_bbx_gt.txt`, RetinaFace's
+/// `label.txt`): each path must stay on its one line. `%` and every control
+/// character (C0, DEL, C1, U+2028, U+2029) are percent-encoded as their
+/// UTF-8 bytes (`%0A` for LF, `%25` for `%`), as in a URL; every other
+/// character is written as it is. `urllib.parse.unquote` gives the name back.
+enum LinePath {
+    static func encoded(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: needsEncoding) else { return path }
+        var out = ""
+        for scalar in path.unicodeScalars {
+            guard needsEncoding(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            for byte in String(scalar).utf8 {
+                let digits = String(byte, radix: 16, uppercase: true)
+                out += "%" + (digits.count == 1 ? "0" : "") + digits
+            }
+        }
+        return out
+    }
+
+    private static func needsEncoding(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x25, 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+}

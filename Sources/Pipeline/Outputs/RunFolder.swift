@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A run folder read back by `facepipe export` and `facepipe report`, which
+/// may come from someone else: every file is named relative to the folder
+/// and opened one component at a time from it (`openat`), so a name read
+/// from the manifest or run.json (`faces_json`, `output`) cannot leave it.
+/// Refused: absolute paths, `..`, `.` and empty components, NUL, a symbolic
+/// link in any component, and anything but a regular file at the end.
+public struct RunFolder: Sendable {
+    /// The folder as given on the command line (a link there is the user's choice).
+    public let root: URL
+
+    /// Files larger than this are not read (the manifest, run.json, a per-image JSON).
+    public static let readLimit: Int64 = 1 << 30
+
+    public init(_ root: URL) {
+        self.root = root
+    }
+
+    /// The components of `path` when it names something inside a folder,
+    /// else nil: not empty, not absolute, no `..`, `.` or empty component, no NUL.
+    public static func components(of path: String) -> [String]? {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.utf8.contains(0) else { return nil }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        return parts
+    }
+
+    /// The bytes of the regular file `path` inside the folder.
+    public func read(_ path: String, limit: Int64 = RunFolder.readLimit) throws(RunFolderError) -> [UInt8] {
+        try open(path).readAll(limit: limit)
+    }
+
+    /// Whether `path` is inside the folder and names a file or folder there,
+    /// no component of it a symbolic link.
+    public func holds(_ path: String) -> Bool {
+        guard let parts = Self.components(of: path), let folder = try? parentDescriptor(of: parts, path: path) else { return false }
+        defer { close(folder) }
+        var status = stat()
+        return fstatat(folder, parts[parts.count - 1], &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT != S_IFLNK
+    }
+
+    /// The regular file `path` inside the folder, open.
+    func open(_ path: String) throws(RunFolderError) -> RegularFile {
+        guard let parts = Self.components(of: path) else { throw .outsideFolder(path: path) }
+        let folder = try parentDescriptor(of: parts, path: path)
+        defer { close(folder) }
+        return try RegularFile(parts[parts.count - 1], in: folder, shownAs: path)
+    }
+
+    /// The folder holding the last of `parts`, opened through each component
+    /// without following links; the caller closes it.
+    private func parentDescriptor(of parts: [String], path: String) throws(RunFolderError) -> Int32 {
+        var folder = Glibc.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw .unreadable(path: root.path, reason: String(cString: strerror(errno))) }
+        for part in parts.dropLast() {
+            let next = openat(folder, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0 {
+                let code = errno
+                let isLink = RegularFile.isLink(part, in: folder)
+                close(folder)
+                if isLink || code == ELOOP { throw .symbolicLink(path: path) }
+                throw .unreadable(path: path, reason: String(cString: strerror(code)))
+            }
+            close(folder)
+            folder = next
+        }
+        return folder
+    }
+}
