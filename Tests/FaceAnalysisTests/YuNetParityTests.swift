@@ -2,6 +2,7 @@ import Crypto
 import FaceAnalysis
 import Foundation
 import ImageCore
+import Inference
 import Testing
 import _TestSupport
 
@@ -103,5 +104,34 @@ import _TestSupport
             let (percent, box) = Self.referenceInts(found[index])
             #expect(Float(percent) <= fixture.confidence * 100 + 1, "\(fixture): extra detection \(box) score \(found[index].score)")
         }
+    }
+}
+
+/// The detector's edges: pictures smaller than or not a multiple of one
+/// 32-px block are padded, not refused; a missing weights file is named.
+@Suite struct YuNetDetectorTests {
+    @Test func aMissingWeightsFileIsNamed() {
+        let missing = URL(fileURLWithPath: "/nonexistent/yunet_s.weights")
+        #expect {
+            _ = try YuNetDetector(weights: missing)
+        } throws: { error in
+            guard case let .unreadable(file, _) = error as? YuNetWeightsError else { return false }
+            return file == missing.path
+        }
+    }
+
+    @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"),
+          arguments: [(1, 1), (31, 33), (64, 32), (97, 65)])
+    func anySizeIsPaddedAndSearched(_ size: (Int, Int)) throws {
+        let detector = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: 0)
+        let (width, height) = size
+        let picture = RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let detections = try detector.detect(picture)
+        for detection in detections {
+            #expect(detection.score >= YuNetDecoder.candidateThreshold && detection.score <= 1)
+            #expect(detection.landmarks.count == 5)
+        }
+        // The same picture again (the interpreter kept its plan) gives the same answer.
+        #expect(try detector.detect(picture) == detections)
     }
 }
