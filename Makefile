@@ -68,7 +68,7 @@ install: build
 	    "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"; \
 	  install -m 755 "$$bin" "$(DESTDIR)$(PREFIX)/bin/facepipe"; \
-	  install -m 644 models/*.tflite "$(DESTDIR)$(PREFIX)/share/facepipe/models/"; \
+	  install -m 644 models/*.tflite models/yunet_s.weights models/yunet_s.LICENSE "$(DESTDIR)$(PREFIX)/share/facepipe/models/"; \
 	  "$$bin" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/facepipe"; \
 	  "$$bin" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facepipe"; \
 	  "$$bin" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/facepipe.fish"; \

@@ -49,6 +49,8 @@ extension Step {
         case let .concatenation(s): return StepSummary(kind: "CONCATENATION", shape: "\(s.outer)x\(s.inputs.count)", multiplyAccumulates: 0)
         case let .resizeBilinear(s):
             return StepSummary(kind: "RESIZE_BILINEAR", shape: "\(s.outHeight)x\(s.outWidth)x\(s.channels)", multiplyAccumulates: 0)
+        case let .resizeNearestNeighbor(s):
+            return StepSummary(kind: "RESIZE_NEAREST_NEIGHBOR", shape: "\(s.outHeight)x\(s.outWidth)x\(s.channels)", multiplyAccumulates: 0)
         case let .depthToSpace(s):
             return StepSummary(kind: "DEPTH_TO_SPACE", shape: "\(s.inHeight * s.block)x\(s.inWidth * s.block)x\(s.inChannels / (s.block * s.block))", multiplyAccumulates: 0)
         }

@@ -104,6 +104,32 @@ extension Kernels {
         }
     }
 
+    /// RESIZE_NEAREST_NEIGHBOR with TFLite's coordinate rules: source index
+    /// min(floor((dst + o)·scale), in − 1) with o = 0.5 under
+    /// half_pixel_centers (else 0) and scale = in/out; with align_corners
+    /// the product is rounded instead and scale = (in − 1)/(out − 1).
+    static func resizeNearestNeighbor(_ step: Step.ResizeNearestNeighbor, arena: UnsafeMutablePointer<Float>) {
+        let input = arena + step.input, output = arena + step.output
+        let channels = step.channels
+        func scale(_ inSize: Int, _ outSize: Int) -> Float {
+            step.alignCorners && outSize > 1 ? Float(inSize - 1) / Float(outSize - 1) : Float(inSize) / Float(outSize)
+        }
+        let offset: Float = step.halfPixelCenters ? 0.5 : 0
+        func source(_ index: Int, _ scale: Float, _ inSize: Int) -> Int {
+            let value = (Float(index) + offset) * scale
+            let rounded = step.alignCorners ? value.rounded(.toNearestOrAwayFromZero) : value.rounded(.down)
+            return max(min(Int(rounded), inSize - 1), 0)
+        }
+        let sy = scale(step.inHeight, step.outHeight), sx = scale(step.inWidth, step.outWidth)
+        for oy in 0..<step.outHeight {
+            let sourceRow = input + source(oy, sy, step.inHeight) * step.inWidth * channels
+            let target = output + oy * step.outWidth * channels
+            for ox in 0..<step.outWidth {
+                (target + ox * channels).update(from: sourceRow + source(ox, sx, step.inWidth) * channels, count: channels)
+            }
+        }
+    }
+
     /// DEPTH_TO_SPACE, TensorFlow DCR order: out[b·y+i, b·x+j, c] = in[y, x, (b·i+j)·C + c].
     static func depthToSpace(_ step: Step.DepthToSpace, arena: UnsafeMutablePointer<Float>) {
         let input = arena + step.input, output = arena + step.output

@@ -51,6 +51,13 @@ public final class Model: Sendable {
                       kernels: kernels.isAvailable ? kernels : .avx2, firstConvolution: firstConvolution)
     }
 
+    /// Plans a model declared in code (`TFLiteModel(subgraphs:bytes:buffers:)`),
+    /// at its declared input shape or at `inputShape`; throws like `init(bytes:)`.
+    public convenience init(file: TFLiteModel, inputShape: [Int]? = nil, kernels: KernelSet = .best) throws {
+        try self.init(file: file, inputShape: inputShape, sharedConstants: nil,
+                      kernels: kernels.isAvailable ? kernels : .avx2, firstConvolution: .float32)
+    }
+
     private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet,
                  firstConvolution: FirstConvolution, pointwise: PointwiseConvolution = .float32) throws {
         var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels,

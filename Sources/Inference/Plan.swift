@@ -130,6 +130,13 @@ enum Step: Sendable {
         var outHeight: Int, outWidth: Int
         var alignCorners: Bool, halfPixelCenters: Bool
     }
+    /// RESIZE_NEAREST_NEIGHBOR: each output pixel copies one input pixel.
+    struct ResizeNearestNeighbor: Sendable {
+        var input: Int, output: Int
+        var inHeight: Int, inWidth: Int, channels: Int
+        var outHeight: Int, outWidth: Int
+        var alignCorners: Bool, halfPixelCenters: Bool
+    }
     struct DepthToSpace: Sendable {
         var input: Int, output: Int
         var inHeight: Int, inWidth: Int, inChannels: Int
@@ -147,6 +154,7 @@ enum Step: Sendable {
     case copy(Copy)
     case concatenation(Concatenation)
     case resizeBilinear(ResizeBilinear)
+    case resizeNearestNeighbor(ResizeNearestNeighbor)
     case depthToSpace(DepthToSpace)
 }
 

@@ -89,6 +89,11 @@ extension Planner {
                 steps.append(.resizeBilinear(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], channels: s[3],
                                                    outHeight: outShape[1], outWidth: outShape[2],
                                                    alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)))
+            case let .resizeNearestNeighbor(alignCorners, halfPixelCenters):
+                let s = shapes[node.inputs[0]]!
+                steps.append(.resizeNearestNeighbor(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], channels: s[3],
+                                                          outHeight: outShape[1], outWidth: outShape[2],
+                                                          alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)))
             case let .depthToSpace(block):
                 let s = shapes[node.inputs[0]]!
                 steps.append(.depthToSpace(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], inChannels: s[3], block: block)))

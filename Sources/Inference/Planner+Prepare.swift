@@ -17,6 +17,7 @@ struct Node {
         case copy
         case concatenation(axis: Int)
         case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
+        case resizeNearestNeighbor(alignCorners: Bool, halfPixelCenters: Bool)
         case depthToSpace(block: Int)
     }
 
@@ -292,6 +293,28 @@ extension Planner {
             try requireFloat32Output()
             try setOutput([1, outSize.height, outSize.width, c])
             return Node(kind: .resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel), inputs: [input], output: output)
+
+        case .resizeNearestNeighbor:
+            guard case let .resizeNearestNeighbor(alignCorners, halfPixel) = op.options else { throw InferenceError("\(label) lacks its options") }
+            let input = try activationInput(0)
+            let size = try int32s(try operand(1))
+            let (h, w, c) = try image(input)
+            guard size.count == 2, size[0] >= 1, size[1] >= 1, size[0] <= 1 << 16, size[1] <= 1 << 16 else {
+                throw InferenceError("\(label): size \(size) is invalid")
+            }
+            var outSize = (height: size[0], width: size[1])
+            if resized {
+                // Keep the declared (integral) scale factor rather than the declared size.
+                let declaredIn = graph.tensors[input].shape
+                guard declaredIn.count == 4, declaredIn[1] >= 1, declaredIn[2] >= 1,
+                      size[0] % declaredIn[1] == 0, size[1] % declaredIn[2] == 0 else {
+                    throw InferenceError("\(label): resizing \(declaredIn) to \(size) is not an integral upscale, so the model cannot be planned at another input size")
+                }
+                outSize = (h * (size[0] / declaredIn[1]), w * (size[1] / declaredIn[2]))
+            }
+            try requireFloat32Output()
+            try setOutput([1, outSize.height, outSize.width, c])
+            return Node(kind: .resizeNearestNeighbor(alignCorners: alignCorners, halfPixelCenters: halfPixel), inputs: [input], output: output)
 
         case .depthToSpace:
             guard case let .depthToSpace(block) = op.options else { throw InferenceError("\(label) lacks its options") }

@@ -53,7 +53,7 @@ struct RowStep {
             guard s.inShape.0 == 1, s.outShape.0 == 1, s.before.0 == 0 else { return nil }
             reads = [Read(offset: s.input, dependency: RowDependency(kernel: 1, stride: 1, padTop: s.before.1))]
             output = s.output
-        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
             return nil
         }
     }
@@ -83,7 +83,7 @@ struct RowStep {
         case let .pad(s):
             guard shapes[0] == TensorRows(height: s.inShape.1, width: s.inShape.2, channels: s.inShape.3) else { return nil }
             return TensorRows(height: s.outShape.1, width: s.outShape.2, channels: s.outShape.3)
-        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
             return nil
         }
     }
@@ -151,7 +151,7 @@ struct RowStep {
             s.before.1 += readRows[0].lowerBound - rows.lowerBound
             s.outShape.1 = rows.count
             return .pad(s)
-        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
+        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
             preconditionFailure("not a row-wise step")
         }
     }

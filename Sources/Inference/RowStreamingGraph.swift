@@ -74,6 +74,7 @@ struct RowStreamingGraph {
             case let .copy(s): unstreamedRead(s.input); written[s.output] = -1
             case let .concatenation(s): s.inputs.forEach { unstreamedRead($0.offset) }; written[s.output] = -1
             case let .resizeBilinear(s): unstreamedRead(s.input); written[s.output] = -1
+            case let .resizeNearestNeighbor(s): unstreamedRead(s.input); written[s.output] = -1
             case let .depthToSpace(s): unstreamedRead(s.input); written[s.output] = -1
             case .convolution, .int8Convolution, .int8Pointwise, .depthwise, .maxPool, .add, .activation, .pad:
                 preconditionFailure("a row-wise step kind without a RowStep")

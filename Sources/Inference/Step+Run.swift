@@ -14,6 +14,7 @@ extension Step {
         case let .copy(s): Kernels.copy(s, arena: arena)
         case let .concatenation(s): Kernels.concatenation(s, arena: arena)
         case let .resizeBilinear(s): Kernels.resizeBilinear(s, arena: arena)
+        case let .resizeNearestNeighbor(s): Kernels.resizeNearestNeighbor(s, arena: arena)
         case let .depthToSpace(s): Kernels.depthToSpace(s, arena: arena)
         }
     }

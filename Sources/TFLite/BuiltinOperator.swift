@@ -26,6 +26,7 @@ public struct BuiltinOperator: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let tanh = Self(rawValue: 28)
     public static let pad = Self(rawValue: 34)
     public static let prelu = Self(rawValue: 54)
+    public static let resizeNearestNeighbor = Self(rawValue: 97)
     public static let densify = Self(rawValue: 124)
     /// `custom_code` operators.
     public static let custom = Self(rawValue: 32)

@@ -10,6 +10,17 @@ public enum OperatorOptions: Sendable, Equatable {
         /// 1 for CONV_2D; the depth multiplier for DEPTHWISE_CONV_2D.
         public var depthMultiplier: Int
         public var activation: FusedActivation
+
+        public init(padding: Padding, strideWidth: Int, strideHeight: Int, dilationWidth: Int = 1, dilationHeight: Int = 1,
+                    depthMultiplier: Int = 1, activation: FusedActivation) {
+            self.padding = padding
+            self.strideWidth = strideWidth
+            self.strideHeight = strideHeight
+            self.dilationWidth = dilationWidth
+            self.dilationHeight = dilationHeight
+            self.depthMultiplier = depthMultiplier
+            self.activation = activation
+        }
     }
 
     public struct Pool: Sendable, Equatable {
@@ -19,6 +30,16 @@ public enum OperatorOptions: Sendable, Equatable {
         public var filterWidth: Int
         public var filterHeight: Int
         public var activation: FusedActivation
+
+        public init(padding: Padding, strideWidth: Int, strideHeight: Int, filterWidth: Int, filterHeight: Int,
+                    activation: FusedActivation = .none) {
+            self.padding = padding
+            self.strideWidth = strideWidth
+            self.strideHeight = strideHeight
+            self.filterWidth = filterWidth
+            self.filterHeight = filterHeight
+            self.activation = activation
+        }
     }
 
     case none
@@ -28,6 +49,7 @@ public enum OperatorOptions: Sendable, Equatable {
     case concatenation(axis: Int, activation: FusedActivation)
     case reshape(newShape: [Int]?)
     case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
+    case resizeNearestNeighbor(alignCorners: Bool, halfPixelCenters: Bool)
     case depthToSpace(blockSize: Int)
 }
 
@@ -75,6 +97,9 @@ extension OperatorOptions {
             return .reshape(newShape: try table?.int32s(0, "new_shape"))
         case .resizeBilinear:
             return .resizeBilinear(alignCorners: try bool(2), halfPixelCenters: try bool(3))
+        case .resizeNearestNeighbor:
+            // ResizeNearestNeighborOptions: align_corners (0), half_pixel_centers (1).
+            return .resizeNearestNeighbor(alignCorners: try bool(0), halfPixelCenters: try bool(1))
         case .depthToSpace:
             return .depthToSpace(blockSize: try int(0, default: 0))
         default:

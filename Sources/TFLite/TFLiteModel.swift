@@ -6,6 +6,14 @@ public struct TFLiteTensor: Sendable, Equatable {
     /// Index into `TFLiteModel.buffers`; buffer 0 is the empty sentinel.
     public var buffer: Int
     public var sparsity: Sparsity?
+
+    public init(name: String, shape: [Int], type: TensorType, buffer: Int, sparsity: Sparsity? = nil) {
+        self.name = name
+        self.shape = shape
+        self.type = type
+        self.buffer = buffer
+        self.sparsity = sparsity
+    }
 }
 
 /// An operator of a subgraph: its resolved code, operand tensor indices (-1 = absent optional operand) and options.
@@ -15,6 +23,14 @@ public struct TFLiteOperator: Sendable, Equatable {
     public var inputs: [Int]
     public var outputs: [Int]
     public var options: OperatorOptions
+
+    public init(code: BuiltinOperator, version: Int = 1, inputs: [Int], outputs: [Int], options: OperatorOptions) {
+        self.code = code
+        self.version = version
+        self.inputs = inputs
+        self.outputs = outputs
+        self.options = options
+    }
 }
 
 public struct TFLiteSubgraph: Sendable, Equatable {
@@ -24,6 +40,14 @@ public struct TFLiteSubgraph: Sendable, Equatable {
     public var outputs: [Int]
     /// In file order, which the converter writes topologically sorted.
     public var operators: [TFLiteOperator]
+
+    public init(name: String, tensors: [TFLiteTensor], inputs: [Int], outputs: [Int], operators: [TFLiteOperator]) {
+        self.name = name
+        self.tensors = tensors
+        self.inputs = inputs
+        self.outputs = outputs
+        self.operators = operators
+    }
 }
 
 /// A parsed TFLite (schema v3) model. Parsing validates every offset, length
@@ -90,6 +114,47 @@ public struct TFLiteModel: Sendable {
         }
         guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
         self.subgraphs = subgraphs
+    }
+
+    /// A model declared in code rather than read from a file (a graph a Swift
+    /// type describes, e.g. YuNet's): `bytes` holds the constant data,
+    /// `buffers` each buffer's range in it (buffer 0 conventionally empty).
+    /// Checked like a parsed file: every range inside `bytes`, every buffer
+    /// and tensor index in range, no custom operator.
+    public init(subgraphs: [TFLiteSubgraph], bytes: [UInt8], buffers: [Range<Int>], description: String = "") throws(ModelError) {
+        for (index, range) in buffers.enumerated() where !range.isEmpty {
+            guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
+                throw .truncated(what: "data of buffer \(index)", offset: range.lowerBound, fileSize: bytes.count)
+            }
+        }
+        guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
+        for graph in subgraphs {
+            for (index, tensor) in graph.tensors.enumerated() {
+                guard tensor.buffer >= 0, tensor.buffer < buffers.count || (tensor.buffer == 0 && buffers.isEmpty) else {
+                    throw .indexOutOfRange(what: "buffer of tensor \(index)", index: tensor.buffer, count: buffers.count)
+                }
+                if let bad = tensor.shape.first(where: { $0 < 0 }) { throw .malformed("tensor \(index) has dimension \(bad)") }
+            }
+            func check(_ list: [Int], _ what: String, allowAbsent: Bool) throws(ModelError) {
+                for index in list where !(allowAbsent && index == -1) {
+                    guard index >= 0, index < graph.tensors.count else {
+                        throw .indexOutOfRange(what: what, index: index, count: graph.tensors.count)
+                    }
+                }
+            }
+            try check(graph.inputs, "subgraph input tensor", allowAbsent: false)
+            try check(graph.outputs, "subgraph output tensor", allowAbsent: false)
+            for (index, op) in graph.operators.enumerated() {
+                guard op.code != .custom else { throw .unsupported("operator \(index) is a custom operator") }
+                try check(op.inputs, "input tensor of operator \(index) (\(op.code))", allowAbsent: true)
+                try check(op.outputs, "output tensor of operator \(index) (\(op.code))", allowAbsent: false)
+            }
+        }
+        self.bytes = bytes
+        version = 3
+        self.description = description
+        self.subgraphs = subgraphs
+        self.buffers = buffers
     }
 
     /// The constant bytes of buffer `index` (empty when it has none).
