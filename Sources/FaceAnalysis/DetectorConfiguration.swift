@@ -30,9 +30,11 @@ package struct DetectorConfiguration: Sendable, Hashable {
     /// Side of the square input the model declares.
     package var inputSize: Int { model.inputSide }
 
+    /// The BlazeFace model a mode runs on the whole frame (`.yunet`, which
+    /// runs no BlazeFace model, gives short range: its whole frame is never run).
     package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
         switch mode {
-        case .fast: .shortRange
+        case .fast, .yunet: .shortRange
         case .accurate: .fullRange
         case .sparse: .fullRangeSparse
         }

@@ -1,5 +1,5 @@
-/// Which BlazeFace model and search strategy `FaceAnalyzer.detect` uses
-/// (ML Kit's `performanceMode`, extended).
+/// Which detector and search strategy `FaceAnalyzer.detect` uses (ML Kit's
+/// `performanceMode`, extended): MediaPipe's BlazeFace models, or YuNet-s.
 public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     /// `face_detection_short_range` (128×128) on the whole frame: faces
     /// within about 2 m that fill a good part of the picture.
@@ -14,6 +14,12 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     case accurate
     /// `face_detection_full_range_sparse` (192×192) on the whole frame.
     case sparse
+    /// YuNet-s (libfacedetection; docs/YUNET.md), made for small faces: at
+    /// the picture's own resolution in tiles, then on copies 4× smaller
+    /// each for larger faces (`YuNetSearchPlan`), merged by NMS. Scores are
+    /// YuNet's, not BlazeFace's; keypoints are four (eyes, nose tip, mouth
+    /// centre), with no tragions.
+    case yunet
 }
 
 /// Detection options, ML Kit style.

@@ -20,6 +20,7 @@ extension FaceAnalyzer {
     package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
         guard image.width > 0, image.height > 0 else { return [] }
+        if options.mode == .yunet { return try detectWithYuNet(in: image, options: options) }
         let (runner, decoder) = try detector(options.mode)
         let inputSize = decoder.configuration.inputSize
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,

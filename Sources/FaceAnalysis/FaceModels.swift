@@ -53,6 +53,11 @@ public struct FaceModels: Sendable {
         guard digest == model.sha256 else {
             throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: digest)
         }
+        if model == .yunet {
+            do { return try YuNetGraph.model(try YuNetWeights(bytes: bytes, file: url.path), kernels: kernels) } catch {
+                throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")
+            }
+        }
         let parsed: Model
         do { parsed = try Model(bytes: bytes, kernels: kernels) } catch {
             throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")

@@ -76,16 +76,29 @@ package enum YuNetDecoder {
     }
 
     /// Stable sort by score, the best `preNMSLimit`, greedy NMS, at most `keepLimit`.
-    static func suppress(_ candidates: [Candidate]) -> [Candidate] {
-        let order = candidates.indices.sorted { a, b in
+    static func suppress(_ candidates: [Candidate], limited: Bool = true) -> [Candidate] {
+        let sorted = candidates.indices.sorted { a, b in
             candidates[a].score != candidates[b].score ? candidates[a].score > candidates[b].score : a < b
-        }.prefix(preNMSLimit)
+        }
         var kept: [Candidate] = []
-        for index in order {
+        for index in limited ? sorted.prefix(preNMSLimit) : sorted[...] {
             let candidate = candidates[index]
             if kept.allSatisfy({ overlap(candidate, $0) <= overlapThreshold }) { kept.append(candidate) }
         }
-        return Array(kept.prefix(keepLimit))
+        return limited ? Array(kept.prefix(keepLimit)) : kept
+    }
+
+    /// The same greedy NMS, without limits, over detections of several
+    /// regions (tiles and levels of a `YuNetSearchPlan`), in the order given for equal scores.
+    static func suppress(_ detections: [YuNetDetection]) -> [YuNetDetection] {
+        let candidates = detections.map { d in
+            Candidate(score: d.score, xmin: d.box.x, ymin: d.box.y, xmax: d.box.x + d.box.width, ymax: d.box.y + d.box.height,
+                      points: d.landmarks.flatMap { [$0.x, $0.y] })
+        }
+        return suppress(candidates, limited: false).map { c in
+            YuNetDetection(box: Rect(x: c.xmin, y: c.ymin, width: c.xmax - c.xmin, height: c.ymax - c.ymin), score: c.score,
+                           landmarks: (0..<5).map { Point(x: c.points[2 * $0], y: c.points[2 * $0 + 1]) })
+        }
     }
 
     /// Intersection over union as libfacedetection computes it (0 unless the

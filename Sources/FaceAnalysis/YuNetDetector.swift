@@ -21,15 +21,23 @@ public final class YuNetDetector {
     /// - Throws: `YuNetWeightsError` naming the file when it is missing,
     ///   malformed or not YuNet-s's; `FaceAnalysisError.inference` when the
     ///   engine cannot plan the graph.
-    public init(weights url: URL, minimumScore: Float = 0.5, kernels: KernelSet = .best) throws {
+    public convenience init(weights url: URL, minimumScore: Float = 0.5, kernels: KernelSet = .best) throws {
         let weights = try YuNetWeights(contentsOf: url)
-        do {
-            base = try YuNetGraph.model(weights, kernels: kernels)
-            interpreter = try Interpreter(model: base)
-        } catch {
+        let model: Model
+        do { model = try YuNetGraph.model(weights, kernels: kernels) } catch {
             throw FaceAnalysisError.inference(model: url.lastPathComponent, message: "\(error)")
         }
-        current = (YuNetGraph.alignment, YuNetGraph.alignment, base)
+        try self.init(model: model, minimumScore: minimumScore)
+    }
+
+    /// Runs `model`, YuNet-s as ``YuNetGraph/model(_:height:width:kernels:)``
+    /// planned it (shared read-only by every worker's detector).
+    public init(model: Model, minimumScore: Float = 0.5) throws(FaceAnalysisError) {
+        do { interpreter = try Interpreter(model: model) } catch {
+            throw .inference(model: FaceModel.yunet.fileName, message: "\(error)")
+        }
+        base = model
+        current = (YuNetGraph.alignment, YuNetGraph.alignment, model)
         self.minimumScore = minimumScore
     }
 
@@ -37,25 +45,32 @@ public final class YuNetDetector {
     /// - Throws: `FaceAnalysisError.imageUnsearchable` when the picture is
     ///   too large for the engine's arena; `.inference` on other engine errors.
     public func detect(_ image: RGBImage) throws(FaceAnalysisError) -> [YuNetDetection] {
-        guard image.width >= 1, image.height >= 1 else { return [] }
+        try detect(image, x: 0, y: 0, width: image.width, height: image.height)
+    }
+
+    /// Faces in the `width`×`height` region of `image` at (`x`, `y`) (inside
+    /// the picture), searched as if the region were the whole picture, in
+    /// picture pixels. Regions of one size share one plan.
+    package func detect(_ image: RGBImage, x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(FaceAnalysisError) -> [YuNetDetection] {
+        guard regionWidth >= 1, regionHeight >= 1, x >= 0, y >= 0, x + regionWidth <= image.width, y + regionHeight <= image.height else { return [] }
         let a = YuNetGraph.alignment
-        let height = (image.height + a - 1) / a * a, width = (image.width + a - 1) / a * a
+        let height = (regionHeight + a - 1) / a * a, width = (regionWidth + a - 1) / a * a
         if current.height != height || current.width != width {
             do {
                 let model = try base.resized(inputShape: [1, height, width, 3])
                 try interpreter.switchModel(to: model)
                 current = (height, width, model)
             } catch {
-                throw .imageUnsearchable(width: image.width, height: image.height, reason: "\(error)")
+                throw .imageUnsearchable(width: image.width, height: image.height, reason: "its \(regionWidth)×\(regionHeight) YuNet region: \(error)")
             }
         }
         // BGR floats 0…255, zero padding at the bottom and right.
         interpreter.withInput(0) { input in
             input.update(repeating: 0)
             image.pixels.withUnsafeBufferPointer { pixels in
-                for y in 0..<image.height {
-                    var source = y * image.width * 3, target = y * width * 3
-                    for _ in 0..<image.width {
+                for row in 0..<regionHeight {
+                    var source = ((y + row) * image.width + x) * 3, target = row * width * 3
+                    for _ in 0..<regionWidth {
                         input[target] = Float(pixels[source + 2])
                         input[target + 1] = Float(pixels[source + 1])
                         input[target + 2] = Float(pixels[source])
@@ -70,6 +85,13 @@ public final class YuNetDetector {
         let detections = YuNetDecoder.decode(height: height, width: width) { level, kind, body in
             interpreter.withOutput(level * YuNetGraph.headChannels.count + kind) { body($0) }
         }
-        return detections.filter { $0.score >= minimumScore }
+        let dx = Float(x), dy = Float(y)
+        return detections.filter { $0.score >= minimumScore }.map { detection in
+            var moved = detection
+            moved.box.x += dx
+            moved.box.y += dy
+            moved.landmarks = detection.landmarks.map { Point(x: $0.x + dx, y: $0.y + dy) }
+            return moved
+        }
     }
 }

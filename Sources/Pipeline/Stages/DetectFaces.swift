@@ -48,6 +48,7 @@ public struct DetectFaces: Stage {
         case .fast: [.shortRangeDetector]
         case .accurate: [.fullRangeDetector, .shortRangeDetector]
         case .sparse: [.fullRangeSparseDetector]
+        case .yunet: [.yunet]
         }
     }
 

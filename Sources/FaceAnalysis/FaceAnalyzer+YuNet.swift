@@ -1,0 +1,72 @@
+import ImageCore
+
+extension FaceAnalyzer {
+    /// This worker's YuNet-s detector (created on first use from the shared model).
+    func yunetDetector() throws(FaceAnalysisError) -> YuNetDetector {
+        if let yunet { return yunet }
+        let made = try YuNetDetector(model: try models.model(.yunet), minimumScore: DetectionDecoder.defaultMinScore)
+        yunet = made
+        return made
+    }
+
+    /// `DetectorMode.yunet`: YuNet-s over the levels and tiles of a
+    /// `YuNetSearchPlan`, merged across tiles and levels by YuNet's own NMS
+    /// (IoU 0.45, best score first), then filtered by `minScore` and
+    /// `minFaceSize` like the other modes. Sorted by score, ties by position.
+    func detectWithYuNet(in image: RGBImage, options: FaceDetectionOptions) throws(FaceAnalysisError) -> [FaceDetection] {
+        let detector = try yunetDetector()
+        detector.minimumScore = max(options.minScore, DetectionDecoder.defaultMinScore)
+        let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
+        let plan = YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: minWidth)
+        var found: [YuNetDetection] = []
+        var levelImage = image
+        for (index, level) in plan.levels.enumerated() {
+            if level.width != levelImage.width || level.height != levelImage.height {
+                do { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) } catch {
+                    throw .imageUnsearchable(width: image.width, height: image.height,
+                                             reason: "its \(level.width)×\(level.height) detection level: \(error)")
+                }
+            }
+            let smallest = index == 0 ? 0 : YuNetSearchPlan.coarseLevelSmallestFace
+            for tile in level.tiles {
+                for detection in try detector.detect(levelImage, x: tile.x, y: tile.y, width: tile.width, height: tile.height)
+                where detection.box.width >= smallest && !YuNetSearchPlan.touchesInnerEdge(detection.box, of: tile) {
+                    found.append(detection.scaled(by: level.scale))
+                }
+            }
+        }
+        return YuNetDecoder.suppress(found)
+            .filter { $0.box.width >= minWidth && $0.isFinite }
+            .map(FaceDetection.init(yunet:))
+            .sorted { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.box.x != b.box.x { return a.box.x < b.box.x }
+                return a.box.y < b.box.y
+            }
+    }
+}
+
+extension YuNetDetection {
+    /// In the pixels of a picture `scale` times larger.
+    func scaled(by scale: Float) -> YuNetDetection {
+        guard scale != 1 else { return self }
+        return YuNetDetection(box: Rect(x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale),
+                              score: score, landmarks: landmarks.map { Point(x: $0.x * scale, y: $0.y * scale) })
+    }
+
+    var isFinite: Bool {
+        [box.x, box.y, box.width, box.height, score].allSatisfy(\.isFinite) && landmarks.allSatisfy { $0.x.isFinite && $0.y.isFinite }
+    }
+}
+
+extension FaceDetection {
+    /// A YuNet face with BlazeFace's first four keypoints: the eyes (the
+    /// picture's left one first, as BlazeFace orders them), the nose tip and
+    /// the mouth centre (the mean of YuNet's two mouth corners). YuNet has
+    /// no tragions, so there are four.
+    init(yunet face: YuNetDetection) {
+        let points = face.landmarks
+        let mouth = Point(x: (points[3].x + points[4].x) / 2, y: (points[3].y + points[4].y) / 2)
+        self.init(box: face.box, score: face.score, keypoints: [points[0], points[1], points[2], mouth])
+    }
+}

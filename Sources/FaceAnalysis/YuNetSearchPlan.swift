@@ -1,0 +1,83 @@
+/// Where `DetectorMode.yunet` runs YuNet-s on a picture.
+///
+/// YuNet's stride-8 heads find faces from about 10 px, so the **finest
+/// level** is the picture itself when `minFaceSize` is under
+/// `finestFacePixels` (otherwise a copy shrunk so that the smallest face
+/// asked for is that wide there). Each later level is a copy `levelFactor`
+/// times smaller (area average), for faces too large for the one before,
+/// until a level fits one tile. A level wider or taller than `maximumTile`
+/// is covered by tiles of one size (one plan per level) overlapping by at
+/// least `overlap` pixels; a detection that comes within `innerEdgeMargin`
+/// of a tile edge another tile covers is dropped (that tile holds the face
+/// whole when it is narrower than the overlap; a larger one is found
+/// whole a level up). Levels after the finest keep only faces of at least
+/// `coarseLevelSmallestFace` level pixels: smaller ones are the finer
+/// levels' (and `overlap` / `levelFactor` is below that, so a face cut by
+/// every tile of its level is kept a level up).
+package struct YuNetSearchPlan: Sendable, Equatable {
+    package static let maximumTile = 1024
+    package static let overlap = 128
+    package static let innerEdgeMargin: Float = 4
+    package static let levelFactor = 4
+    package static let finestFacePixels: Float = 20
+    package static let coarseLevelSmallestFace: Float = 24
+
+    /// A region of a level image the detector reads as a picture of its own.
+    package struct Tile: Sendable, Equatable {
+        package var x: Int, y: Int, width: Int, height: Int
+        /// Whether another tile covers the pixels beyond each edge.
+        package var innerLeft: Bool, innerTop: Bool, innerRight: Bool, innerBottom: Bool
+    }
+
+    package struct Level: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+        /// Picture pixels per level pixel.
+        package var scale: Float
+        package var tiles: [Tile]
+    }
+
+    package var levels: [Level]
+
+    package init(width: Int, height: Int, minFacePixels: Float) {
+        var scale = max(1, minFacePixels / Self.finestFacePixels)
+        var levels: [Level] = []
+        while true {
+            let levelWidth = max(1, Int((Float(width) / scale).rounded()))
+            let levelHeight = max(1, Int((Float(height) / scale).rounded()))
+            let columns = Self.spans(levelWidth), rows = Self.spans(levelHeight)
+            var tiles: [Tile] = []
+            for (rowIndex, row) in rows.enumerated() {
+                for (columnIndex, column) in columns.enumerated() {
+                    tiles.append(Tile(x: column.start, y: row.start, width: column.length, height: row.length,
+                                      innerLeft: columnIndex > 0, innerTop: rowIndex > 0,
+                                      innerRight: columnIndex < columns.count - 1, innerBottom: rowIndex < rows.count - 1))
+                }
+            }
+            levels.append(Level(width: levelWidth, height: levelHeight, scale: scale, tiles: tiles))
+            if levelWidth <= Self.maximumTile && levelHeight <= Self.maximumTile { break }
+            scale *= Float(Self.levelFactor)
+        }
+        self.levels = levels
+    }
+
+    /// Equal spans covering `0..<extent`, each at most `maximumTile` long,
+    /// neighbours overlapping by at least `overlap`; the last ends at `extent`.
+    static func spans(_ extent: Int) -> [(start: Int, length: Int)] {
+        guard extent > maximumTile else { return [(0, extent)] }
+        let count = (extent - overlap + (maximumTile - overlap) - 1) / (maximumTile - overlap)
+        let length = min(maximumTile, (extent + (count - 1) * overlap + count - 1) / count)
+        return (0..<count).map { index in
+            (start: index == count - 1 ? extent - length : index * (length - overlap), length: length)
+        }
+    }
+
+    /// Whether `box` (level pixels) comes within `innerEdgeMargin` of an edge of `tile` that another tile covers.
+    package static func touchesInnerEdge(_ box: Rect, of tile: Tile) -> Bool {
+        let m = innerEdgeMargin
+        return (tile.innerLeft && box.x < Float(tile.x) + m)
+            || (tile.innerTop && box.y < Float(tile.y) + m)
+            || (tile.innerRight && box.x + box.width > Float(tile.x + tile.width) - m)
+            || (tile.innerBottom && box.y + box.height > Float(tile.y + tile.height) - m)
+    }
+}
