@@ -156,7 +156,7 @@ import Testing
 
     @Test(arguments: [("0/100000", true), ("99999/100000", true), ("0/100001", false), ("0/1000000000000", false)])
     func theShardCountHasALimit(text: String, accepted: Bool) {
-        #expect((try? Shard(parsing: text)) != nil == accepted)
+        #expect(((try? Shard(parsing: text)) != nil) == accepted)
     }
 
     // MARK: - Row 1: links below OUT

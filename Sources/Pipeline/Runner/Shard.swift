@@ -95,6 +95,8 @@ public enum ShardError: Error, CustomStringConvertible, Equatable {
     case incomplete(missing: [Int], count: Int, rerun: [String])
     case mismatch(String)
     case unreadable(path: String, reason: String)
+    /// An output of the merge that cannot be written (a link in its way, a full disk).
+    case unwritable(path: String, reason: String)
     /// A shard's record (`_SUCCESS`) whose `field` cannot be right.
     case badRecord(path: String, field: String, reason: String)
 
@@ -111,6 +113,7 @@ public enum ShardError: Error, CustomStringConvertible, Equatable {
             return lines.joined(separator: "\n")
         case .mismatch(let reason): return reason
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
+        case let .unwritable(path, reason): return "cannot write \(path): \(reason)"
         case let .badRecord(path, field, reason): return "\(path): \(field): \(reason)"
         }
     }

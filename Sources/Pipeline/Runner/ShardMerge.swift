@@ -143,14 +143,14 @@ public enum ShardMerge {
         } catch let error as ShardError {
             throw error
         } catch let error as OutputDirectory.Failure {
-            throw .unreadable(path: error.path, reason: "cannot write the merged outputs: \(error.reason)")
+            throw .unwritable(path: error.path, reason: error.reason)
         } catch {
-            throw .unreadable(path: root, reason: "cannot write the merged outputs: \(error)")
+            throw .unwritable(path: root, reason: "\(error)")
         }
         do {
             try RunReport.write(directory: URL(fileURLWithPath: root))
         } catch {
-            throw .unreadable(path: root, reason: "cannot write the report: \(error)")
+            throw .unwritable(path: root + "/report.html", reason: "\(error)")
         }
         return Summary(shards: count, rows: rows, files: files, pipeline: reference.pipeline)
     }
