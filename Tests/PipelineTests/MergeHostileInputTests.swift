@@ -98,6 +98,30 @@ import Testing
         scene.expectNothingMerged()
     }
 
+    /// A shard's run.json (not covered by `_SUCCESS`) whose counters would
+    /// overflow when the shards' summaries are added: refused, naming the field.
+    @Test(arguments: [("entries", "9223372036854775807"), ("faces", "-1"), ("megapixels", "1e300")])
+    func aForgedRunJSONIsRefusedNamingTheField(field: String, value: String) async throws {
+        let scene = try await Scene(shards: 2)
+        defer { scene.remove() }
+        for name in ["0-of-2", "1-of-2"] {
+            let url = scene.shard(name).appendingPathComponent("run.json")
+            var run = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            var summary = try #require(run["summary"] as? [String: Any])
+            summary[field] = "FORGED"
+            run["summary"] = summary
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: run), as: UTF8.self)
+            try Data(text.replacingOccurrences(of: "\"FORGED\"", with: value).utf8).write(to: url)
+        }
+        #expect {
+            try ShardMerge.merge(into: scene.out)
+        } throws: { error in
+            guard case .badRecord(let path, let named, _) = error as? ShardError else { return false }
+            return path.hasSuffix("shards/0-of-2/run.json") && named == "summary.\(field)"
+        }
+        scene.expectNothingMerged()
+    }
+
     /// Through the binary: exit 2 with the shard and the field, not a trap
     /// (an index out of range; sizes whose total overflows, in every shard's
     /// record so they agree with each other).
