@@ -1,3 +1,4 @@
+import ArchiveIO
 import Crypto
 import Foundation
 import Pipeline
@@ -231,6 +232,27 @@ import Testing
         let summary = try ShardMerge.merge(into: scene.out)
         #expect(summary.rows > 0)
         #expect(!FileManager.default.fileExists(atPath: scene.out.appendingPathComponent("images/.ssh").path))
+    }
+
+    /// A run with a folder per entry (as `crops/` always has) merges with
+    /// few file descriptors: the merge holds only the current file's folders open.
+    @Test(.enabled(if: FacepipeProcess.available))
+    func aMergeOfManyFoldersHoldsFewDescriptorsOpen() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("many.tar").path
+        let writer = try TarWriter(path: input)
+        for k in 0..<100 { try writer.add(path: "d\(k)/img.ppm", data: makePPM(background: UInt8(60 + k), square: (x: 2, y: 2, side: 5))) }
+        try writer.finish()
+        let out = folder.appendingPathComponent("out")
+        _ = try await ShardedRun.run(try redSquarePipeline().compile(modelsDirectory: folder), arguments: [input],
+                                     shard: try Shard(index: 0, count: 1), out: out,
+                                     configuration: ShardMergeTests.configuration(out), toolVersion: "test")
+        let child = try FacepipeProcess.Child(["-c", "ulimit -n 48 && exec \"$0\" merge \"$1\"", FacepipeProcess.binary.path, out.path],
+                                              executable: URL(fileURLWithPath: "/bin/sh"), in: folder)
+        let status = child.wait()
+        #expect(status == 0, "\(child.standardError)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/many.tar/d99/img.ppm.ppm").path))
     }
 
     // MARK: - Row 15: a record that lies

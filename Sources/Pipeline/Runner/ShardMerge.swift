@@ -98,22 +98,29 @@ public enum ShardMerge {
         // stops the merge before any file is linked.
         let files: Int
         do {
-            var targets: [String: OutputDirectory] = [:]
-            var sources: [String: OutputDirectory] = [:]
-            for file in merged {
-                let parent = (file.path as NSString).deletingLastPathComponent
-                if targets[parent] == nil { targets[parent] = try folder.directory.folder(parent) }
-                let source = "shards/\(file.shard.folderName)/\(parent)"
-                if sources[source] == nil {
-                    guard let opened = try folder.directory.existingFolder(source) else { throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing") }
-                    sources[source] = opened
-                }
+            // Each folder is opened (created when missing) and closed again:
+            // a run has a folder per entry under crops/, more than a process
+            // may hold open at once.
+            var parents = Set<String>()
+            for file in merged where parents.insert((file.path as NSString).deletingLastPathComponent).inserted {
+                _ = try folder.directory.folder((file.path as NSString).deletingLastPathComponent)
             }
+            // Then the files, holding only the folders of the current one
+            // open (a shard's files come folder by folder, sorted by path).
+            var open: (parent: String, shard: Shard, target: OutputDirectory, source: OutputDirectory)?
             var linked = Set<String>()
             for file in merged where linked.insert(file.path).inserted {
                 let parent = (file.path as NSString).deletingLastPathComponent
                 let name = (file.path as NSString).lastPathComponent
-                guard let target = targets[parent], let source = sources["shards/\(file.shard.folderName)/\(parent)"] else { continue }
+                if open?.parent != parent || open?.shard != file.shard {
+                    open = nil
+                    let source = "shards/\(file.shard.folderName)/\(parent)"
+                    guard let opened = try folder.directory.existingFolder(source) else {
+                        throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing")
+                    }
+                    open = (parent, file.shard, try folder.directory.folder(parent), opened)
+                }
+                guard let (_, _, target, source) = open else { continue }
                 let added = try target.link(name, from: source)
                 if !added {
                     // Already there (an earlier merge): it must be this file.
