@@ -121,7 +121,7 @@ bench-redaction: build venv
 ## and leaves its input in .build/fuzz/findings/<target>/.
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
-FUZZ_TARGETS       := tar image exif tflite stage-cache
+FUZZ_TARGETS       := tar image exif tflite stage-cache run-folder
 FUZZ_BUILD         := .build/fuzz
 # The toolchain's libFuzzer without its main (SwiftPM names an executable's entry point itself).
 FUZZ_RUNTIME        = $(shell "$$(dirname "$$(command -v $(SWIFT))")/clang" --print-file-name=libclang_rt.fuzzer_no_main-x86_64.a)

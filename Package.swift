@@ -127,6 +127,7 @@ if fuzzing {
         ("fuzz-exif", ["ImageCodecs"]),
         ("fuzz-tflite", ["TFLite"]),
         ("fuzz-stage-cache", ["Pipeline"]),
+        ("fuzz-run-folder", ["Pipeline"]),
     ]
     package.targets.append(.target(name: "CLibFuzzerDriver", path: "Fuzz/CLibFuzzerDriver"))
     for target in fuzzTargets {

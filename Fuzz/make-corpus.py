@@ -9,7 +9,9 @@ writes OUT/tar, OUT/image, OUT/exif, OUT/tflite and, when a facepipe binary is
 given (it runs the `faces` pipeline on three small sample photos),
 OUT/stage-cache: the payloads of the stage cache and completion records it
 wrote (the bytes between the record magic and the checksum, what
-`fuzz-stage-cache` decodes).
+`fuzz-stage-cache` decodes), and OUT/run-folder: the `_SUCCESS`, run.json and
+manifest.csv of a one-shard run over the same photos (what `fuzz-run-folder`
+reads).
 """
 import argparse, io, os, pathlib, shutil, struct, subprocess, sys, tarfile, tempfile, zipfile
 
@@ -116,6 +118,12 @@ def make(out, facepipe):
                 data = record.read_bytes()
                 if data.startswith(RECORD_MAGIC):
                     write(out / "stage-cache", f"{index:03d}", data[len(RECORD_MAGIC) + 1:-CHECKSUM])
+            subprocess.run([facepipe, "run", "faces", str(work / "in.tar"), "--out", str(work / "sharded"),
+                            "--shard", "0/1", "--quiet"], check=True, stderr=subprocess.DEVNULL)
+            for name in ("_SUCCESS", "run.json", "manifest.csv"):
+                data = (work / "sharded/shards/0-of-1" / name).read_bytes()
+                if len(data) <= SEED_LIMIT:
+                    write(out / "run-folder", name, data)
     for folder in sorted(out.iterdir()):
         print(f"{folder.name}: {len(list(folder.iterdir()))} seeds")
 

@@ -11,8 +11,10 @@ struct MergeCommand: ParsableCommand {
         Checks that every shard 0…N-1 finished (its _SUCCESS record) and that all ran the \
         same pipeline, options, models and input list, naming the odd shard otherwise; \
         missing shards are listed with the command that reruns each. Then hard-links (or \
-        copies, across file systems) every shard's images and JSON into OUT/images and \
-        OUT/faces and writes one manifest.csv and one run.json (every shard's provenance). \
+        copies, across file systems) the images, JSON and crops each shard's manifest names \
+        into OUT/images, OUT/faces and OUT/crops, each checked against the size and SHA-256 \
+        its _SUCCESS records, and writes one manifest.csv and one run.json (every shard's \
+        provenance). No link below OUT is followed, for a read or a write. \
         The manifest, images and JSON are byte-identical to what one `facepipe run` over \
         the same inputs in sorted order writes. The shards are left as they are.
 

@@ -151,6 +151,83 @@ final class OutputDirectory: @unchecked Sendable {
         return body(file, Int(status.st_size))
     }
 
+    /// The folder `relativePath` below this one when it exists, reached
+    /// without following links and never created; nil when it (or a folder
+    /// on the way) is missing; throws when one is a link or a file.
+    func existingFolder(_ relativePath: String) throws(Failure) -> OutputDirectory? {
+        let components = try Self.components(of: relativePath, in: path)
+        guard let folder = try openFolder(components, relativePath: relativePath, create: false) else { return nil }
+        return OutputDirectory(path: path + "/" + relativePath, descriptor: folder)
+    }
+
+    /// The bytes of the file at `relativePath` below this folder, reached
+    /// without following links; nil when it is absent. Throws naming the
+    /// path when it or a folder on the way is a link, it is not a regular
+    /// file, it holds more than `limit` bytes, or it cannot be read.
+    func bytes(of relativePath: String, limit: Int) throws(Failure) -> [UInt8]? {
+        var components = try Self.components(of: relativePath, in: path)
+        let name = components.removeLast()
+        guard let parent = try openFolder(components, relativePath: relativePath, create: false) else { return nil }
+        defer { if parent != descriptor { close(parent) } }
+        var status = stat()
+        guard fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return nil }
+            throw failure(relativePath, errno)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw Failure(path: path + "/" + relativePath, reason: "not a regular file (a link, a folder or a device); refusing to read it")
+        }
+        guard Int(status.st_size) <= limit else {
+            throw Failure(path: path + "/" + relativePath, reason: "\(status.st_size) bytes, over the limit of \(limit)")
+        }
+        guard let bytes = contents(of: relativePath, limit: limit) else {
+            throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read")
+        }
+        return bytes
+    }
+
+    /// The regular files below the folder `relativePath` (paths relative
+    /// to this folder, sorted by bytes), found without following links;
+    /// empty when the folder is missing. Links, devices and the temporary
+    /// files of ``write(_:to:)`` are left out.
+    func regularFiles(below relativePath: String) throws(Failure) -> [String] {
+        guard let folder = try existingFolder(relativePath) else { return [] }
+        var found: [String] = []
+        for entry in try folder.names() where !Self.isTemporaryName(entry) {
+            var status = stat()
+            guard fstatat(folder.descriptor, entry, &status, AT_SYMLINK_NOFOLLOW) == 0 else { throw folder.failure(entry, errno) }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: found.append(relativePath + "/" + entry)
+            case S_IFDIR: found += try regularFiles(below: relativePath + "/" + entry)
+            default: continue
+            }
+        }
+        return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// Gives the regular file `name` of `source` the name `name` in this
+    /// folder too: a hard link (`linkat`, which follows no link), or a copy
+    /// when the two are on different file systems. An existing entry at the
+    /// name is left alone and reported as `false`; `true` when linked or copied.
+    func link(_ name: String, from source: OutputDirectory) throws(Failure) -> Bool {
+        try Self.checkName(name, in: path)
+        if linkat(source.descriptor, name, descriptor, name, 0) == 0 { return true }
+        let code = errno
+        if code == EEXIST { return false }
+        guard code == EXDEV || code == EPERM || code == EMLINK else { throw failure(name, code) }
+        var status = stat()
+        if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 { return false }
+        guard let bytes = try source.bytes(of: name, limit: Int.max) else { throw source.failure(name, ENOENT) }
+        do {
+            try bytes.withUnsafeBytes { buffer in try write(buffer, to: name) }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(path: path + "/" + name, reason: "\(error)")
+        }
+        return true
+    }
+
     /// Renames `name` to `newName` in this folder (replacing a link at
     /// `newName`, never writing through it).
     func rename(_ name: String, to newName: String) throws(Failure) {
@@ -254,7 +331,7 @@ final class OutputDirectory: @unchecked Sendable {
     }
 
     /// The names in this folder, except `.` and `..`.
-    private func names() throws(Failure) -> [String] {
+    func names() throws(Failure) -> [String] {
         let copy = dup(descriptor)
         guard copy >= 0, let stream = fdopendir(copy) else {
             let code = errno

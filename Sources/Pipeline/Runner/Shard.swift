@@ -7,9 +7,17 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// The most tasks a run can be split over (more than Kubernetes
+    /// Indexed Jobs or AWS Batch array jobs run): a larger count is refused
+    /// before anything is allocated for it.
+    public static let maximumCount = 100_000
+
     public init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1, (0..<count).contains(index) else {
             throw .invalid("shard \(index) of \(count): need 0 ≤ index < count")
+        }
+        guard count <= Self.maximumCount else {
+            throw .invalid("shard \(index) of \(count): a run is split over at most \(Self.maximumCount) shards")
         }
         self.index = index; self.count = count
     }
@@ -87,16 +95,26 @@ public enum ShardError: Error, CustomStringConvertible, Equatable {
     case incomplete(missing: [Int], count: Int, rerun: [String])
     case mismatch(String)
     case unreadable(path: String, reason: String)
+    /// An output of the merge that cannot be written (a link in its way, a full disk).
+    case unwritable(path: String, reason: String)
+    /// A shard's record (`_SUCCESS`) whose `field` cannot be right.
+    case badRecord(path: String, field: String, reason: String)
 
     public var description: String {
         switch self {
         case .invalid(let reason): return reason
         case let .incomplete(missing, count, rerun):
-            var lines = ["\(missing.count) of \(count) shards are not complete: \(missing.map(String.init).joined(separator: ", "))"]
-            if !rerun.isEmpty { lines.append("rerun each with:"); lines += rerun.map { "  " + $0 } }
+            // At most `listed` of each: a count of 100000 must not print 100000 lines.
+            let listed = 20
+            let more = { (total: Int) in total > listed ? ["… and \(total - listed) more"] : [] }
+            let numbers = (missing.prefix(listed).map(String.init) + more(missing.count)).joined(separator: ", ")
+            var lines = ["\(missing.count) of \(count) shards are not complete: \(numbers)"]
+            if !rerun.isEmpty { lines.append("rerun each with:"); lines += (rerun.prefix(listed) + more(rerun.count)).map { "  " + $0 } }
             return lines.joined(separator: "\n")
         case .mismatch(let reason): return reason
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
+        case let .unwritable(path, reason): return "cannot write \(path): \(reason)"
+        case let .badRecord(path, field, reason): return "\(path): \(field): \(reason)"
         }
     }
 }

@@ -1,9 +1,12 @@
+import ArchiveIO
 import Foundation
 
 /// `OUT/shards/<i>-of-<n>/_SUCCESS`: written last by a shard that finished,
 /// naming what it stands for, so `facepipe merge` can check every shard ran
-/// the same pipeline, models and input list, and that its manifest is the
-/// one it wrote.
+/// the same pipeline, models and input list, that its manifest is the one
+/// it wrote and that every output file it merges is the one the shard wrote.
+/// Read back (from a folder that may come from anyone) by ``RunFolder``,
+/// which checks it with ``check(path:index:count:)`` before use.
 public struct ShardCompletion: Codable, Sendable, Equatable {
     public static let fileName = "_SUCCESS"
 
@@ -23,6 +26,13 @@ public struct ShardCompletion: Codable, Sendable, Equatable {
     public var manifestSHA256: String
     /// The command that ran the shard (to print how to rerun a missing one).
     public var commandLine: [String]
+    /// Every file the shard wrote below `images/`, `faces/` and `crops/`
+    /// (paths relative to the shard's folder), with its size and SHA-256;
+    /// nil in a record written before facepipe kept them (merge refuses it).
+    package var outputs: [CompletionRecord.Output]?
+
+    /// The folders below a shard's (and OUT) that hold its output files.
+    static let outputFolders = ["images", "faces", "crops"]
 
     func write(into folder: URL) throws {
         let encoder = JSONEncoder()
@@ -32,14 +42,42 @@ public struct ShardCompletion: Codable, Sendable, Equatable {
         try AtomicFile.write(data, to: folder.appendingPathComponent(Self.fileName))
     }
 
-    /// The record in `folder`, or nil when there is none (an unfinished shard).
-    static func read(from folder: URL) throws(ShardError) -> ShardCompletion? {
-        let url = folder.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
-            return try JSONDecoder().decode(ShardCompletion.self, from: Data(contentsOf: url))
-        } catch {
-            throw .unreadable(path: url.path, reason: "\(error)")
+    /// Throws naming `path` (the record's file) and the first field that
+    /// cannot be right for shard `index` of `count`: another shard or
+    /// count, inputs and sizes of different lengths, a negative size or
+    /// sizes whose total overflows, an assigned input out of the list, a
+    /// negative manifest size, or an output path that is not a plain
+    /// relative path below `images/`, `faces/` or `crops/`.
+    package func check(path: String, index: Int, count: Int) throws(ShardError) {
+        func bad(_ field: String, _ reason: String) -> ShardError { .badRecord(path: path, field: field, reason: reason) }
+        guard shard == index else { throw bad("shard", "\(shard), but the folder is shard \(index)") }
+        guard shardCount == count else { throw bad("shardCount", "\(shardCount), but the folder is of \(count) shards") }
+        guard inputs.count == inputSizes.count else {
+            throw bad("inputSizes", "\(inputSizes.count) sizes for \(inputs.count) inputs")
+        }
+        var total: Int64 = 0
+        for size in inputSizes {
+            guard size >= 0 else { throw bad("inputSizes", "a negative size, \(size)") }
+            let (sum, overflow) = total.addingReportingOverflow(size)
+            guard !overflow else { throw bad("inputSizes", "the sizes add up to more than \(Int64.max) bytes") }
+            total = sum
+        }
+        if let outside = assigned.first(where: { !inputs.indices.contains($0) }) {
+            throw bad("assigned", "input \(outside), the list has \(inputs.count)")
+        }
+        guard manifestBytes >= 0 else { throw bad("manifestBytes", "\(manifestBytes)") }
+        guard let outputs else {
+            throw bad("outputs", "missing (written by an earlier facepipe, which did not record its files): rerun the shard")
+        }
+        var seen: Set<String> = []
+        for output in outputs {
+            guard (try? SafeOutputPath.checkRelative(output.path)) != nil,
+                  let top = output.path.split(separator: "/").first, Self.outputFolders.contains(String(top)),
+                  output.path.contains("/") else {
+                throw bad("outputs", "\(output.path) is not a path below images/, faces/ or crops/")
+            }
+            guard seen.insert(output.path).inserted else { throw bad("outputs", "\(output.path) is listed twice") }
+            guard output.bytes >= 0 else { throw bad("outputs", "\(output.path): \(output.bytes) bytes") }
         }
     }
 }

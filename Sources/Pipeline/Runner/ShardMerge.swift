@@ -7,6 +7,13 @@ import Foundation
 /// shards' rows in shard order, which is input order), one `run.json` (a
 /// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
+///
+/// OUT may come from anyone: it is read through ``RunFolder`` and written
+/// through its ``OutputDirectory`` handle (no link below OUT is followed
+/// either way); each `_SUCCESS` is checked for its own folder; only the
+/// files a shard's manifest names (and the other crops of the faces it
+/// names) are merged, each the size and SHA-256 `_SUCCESS` records; and
+/// everything is read and checked before anything is written.
 public enum ShardMerge {
     public struct Summary: Sendable {
         public var shards: Int
@@ -16,30 +23,20 @@ public enum ShardMerge {
     }
 
     public static func merge(into out: URL) throws(ShardError) -> Summary {
-        let root = out.standardizedFileURL
-        let shardsFolder = root.appendingPathComponent("shards")
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: shardsFolder.path) } catch {
-            throw .unreadable(path: shardsFolder.path, reason: "no shards here (run `facepipe run … --out \(root.path) --shard auto` first)")
-        }
-        var found: [Shard] = []
-        for name in names.sorted() {
-            let parts = name.components(separatedBy: "-of-")
-            guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), let shard = try? Shard(index: i, count: n),
-                  shard.folderName == name else { continue }
-            found.append(shard)
-        }
-        guard let count = found.first?.count else { throw .unreadable(path: shardsFolder.path, reason: "no <i>-of-<n> shard folders") }
+        let folder = try RunFolder(out)
+        let root = folder.path
+        let shardsPath = root + "/shards"
+        let found = try folder.shardFolders()
+        guard let count = found.first?.count else { throw .unreadable(path: shardsPath, reason: "no <i>-of-<n> shard folders") }
         if let odd = found.first(where: { $0.count != count }) {
-            throw .mismatch("shards of different runs in \(shardsFolder.path): \(found[0].folderName) and \(odd.folderName); remove the folders of the run you do not want")
+            throw .mismatch("shards of different runs in \(shardsPath): \(found[0].folderName) and \(odd.folderName); remove the folders of the run you do not want")
         }
-        var completions: [ShardCompletion?] = []
-        for index in 0..<count {
-            completions.append(try ShardCompletion.read(from: shardsFolder.appendingPathComponent("\(index)-of-\(count)")))
-        }
+        var completions = [ShardCompletion?](repeating: nil, count: count)
+        for shard in found { completions[shard.index] = try folder.completion(of: shard) }
         let missing = completions.indices.filter { completions[$0] == nil }
         guard missing.isEmpty else {
-            throw .incomplete(missing: missing, count: count, rerun: missing.map { rerunCommand(for: $0, count: count, like: completions.compactMap { $0 }.first) })
+            let like = completions.lazy.compactMap { $0 }.first
+            throw .incomplete(missing: missing, count: count, rerun: missing.map { rerunCommand(for: $0, count: count, like: like) })
         }
         let done = completions.compactMap { $0 }
         let reference = done[0]
@@ -55,78 +52,144 @@ public enum ShardMerge {
                 throw .mismatch("shard \(name) was given a different input list than shard 0-of-\(count)")
             }
         }
+        // Each record was checked for its own folder (index, count, sizes), so this cannot trap.
         let assignment = ShardAssignment(paths: reference.inputs, sizes: reference.inputSizes, count: count)
-        for completion in done where completion.assigned != Array(assignment.blocks[completion.shard]) || completion.shard >= count {
+        for completion in done where completion.assigned != Array(assignment.blocks[completion.shard]) {
             throw .mismatch("shard \(completion.shard)-of-\(count) processed inputs \(completion.assigned), its block is \(Array(assignment.blocks[completion.shard]))")
         }
 
-        // The manifest: one header, then each shard's rows.
-        var manifest = Data()
+        // Everything is read and checked before anything is written.
+        var manifest: [UInt8] = []
         var rows = 0
-        var provenances: [Any] = []
+        var provenances: [[String: Any]] = []
+        var summaries: [RunSummary] = []
+        var merged: [(shard: Shard, path: String, digest: OutputDirectory.FileDigest)] = []
         for completion in done {
-            let folder = shardsFolder.appendingPathComponent("\(completion.shard)-of-\(count)")
-            let url = folder.appendingPathComponent("manifest.csv")
-            guard let data = try? Data(contentsOf: url) else { throw .unreadable(path: url.path, reason: "missing") }
+            let shard = try Shard(index: completion.shard, count: count)
+            let shardPath = "\(shardsPath)/\(shard.folderName)"
+            let data = try folder.manifest(of: shard)
             guard data.count == completion.manifestBytes, sha256Hex(data) == completion.manifestSHA256 else {
-                throw .mismatch("\(url.path) is not the manifest its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
+                throw .mismatch("\(shardPath)/manifest.csv is not the manifest its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
-            guard let headerEnd = data.firstIndex(of: 0x0A) else { throw .unreadable(path: url.path, reason: "no header line") }
-            let header = data[..<(headerEnd + 1)]
-            if manifest.isEmpty { manifest.append(header) } else if !manifest.starts(with: header) {
-                throw .mismatch("\(url.path) has other manifest columns than shard 0-of-\(count)")
+            let table = try RunFolder.manifest(decoding: data, path: shardPath + "/manifest.csv")
+            if manifest.isEmpty { manifest += table.header } else if !manifest.starts(with: table.header) {
+                throw .mismatch("\(shardPath)/manifest.csv has other manifest columns than shard 0-of-\(count)")
             }
-            let body = data[(headerEnd + 1)...]
-            manifest.append(body)
-            rows += body.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            let runJSON = folder.appendingPathComponent("run.json")
-            guard let provenance = try? JSONSerialization.jsonObject(with: Data(contentsOf: runJSON)) else {
-                throw .unreadable(path: runJSON.path, reason: "missing or not JSON")
-            }
-            provenances.append(provenance)
+            manifest += table.body
+            rows += table.body.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let run = try folder.runJSON(of: shard)
+            provenances.append(run.object)
+            summaries.append(run.summary)
+            merged += try files(of: completion, named: table.named, in: folder.folder(of: shard), shardPath: shardPath)
+                .map { (shard: shard, path: $0.path, digest: $0.digest) }
         }
-        // Images and JSON, linked at the same relative paths.
-        var files = 0
-        for completion in done {
-            let folder = shardsFolder.appendingPathComponent("\(completion.shard)-of-\(count)")
-            for part in ["images", "faces", "crops"] {
-                files += try link(folder.appendingPathComponent(part), into: root.appendingPathComponent(part))
+        // A file two shards both wrote must be the same file.
+        var byPath: [String: (shard: Shard, digest: OutputDirectory.FileDigest)] = [:]
+        for file in merged {
+            if let other = byPath[file.path], other.digest != file.digest {
+                throw .mismatch("\(file.path) is written by shards \(other.shard.folderName) and \(file.shard.folderName) with other contents")
             }
+            byPath[file.path] = (file.shard, file.digest)
         }
+        let combined = combinedSummary(summaries)
+
+        // Writes, all through OUT's handle (``OutputDirectory``): no link
+        // below OUT is followed. Folders first, so a link in place of one
+        // stops the merge before any file is linked.
+        let files: Int
         do {
-            try AtomicFile.write(manifest, to: root.appendingPathComponent("manifest.csv"))
-            struct Provenance: Decodable { var summary: RunSummary }
-            var summaries: [RunSummary] = []
-            for completion in done {
-                let url = shardsFolder.appendingPathComponent("\(completion.shard)-of-\(count)/run.json")
-                summaries.append(try JSONDecoder().decode(Provenance.self, from: Data(contentsOf: url)).summary)
+            // Each folder is opened (created when missing) and closed again:
+            // a run has a folder per entry under crops/, more than a process
+            // may hold open at once.
+            var parents = Set<String>()
+            for file in merged where parents.insert((file.path as NSString).deletingLastPathComponent).inserted {
+                _ = try folder.directory.folder((file.path as NSString).deletingLastPathComponent)
             }
-            let summary = try JSONSerialization.jsonObject(with: JSONEncoder().encode(combinedSummary(summaries)))
+            // Then the files, holding only the folders of the current one
+            // open (a shard's files come folder by folder, sorted by path).
+            var open: (parent: String, shard: Shard, target: OutputDirectory, source: OutputDirectory)?
+            var linked = Set<String>()
+            for file in merged where linked.insert(file.path).inserted {
+                let parent = (file.path as NSString).deletingLastPathComponent
+                let name = (file.path as NSString).lastPathComponent
+                if open?.parent != parent || open?.shard != file.shard {
+                    open = nil
+                    let source = "shards/\(file.shard.folderName)/\(parent)"
+                    guard let opened = try folder.directory.existingFolder(source) else {
+                        throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing")
+                    }
+                    open = (parent, file.shard, try folder.directory.folder(parent), opened)
+                }
+                guard let (_, _, target, source) = open else { continue }
+                let added = try target.link(name, from: source)
+                if !added {
+                    // Already there (an earlier merge): it must be this file.
+                    guard folder.directory.digest(of: file.path) == file.digest else {
+                        throw ShardError.mismatch("\(root)/\(file.path) exists with other contents (an earlier merge of another run, or not a plain file): merge into an empty folder")
+                    }
+                }
+            }
+            files = linked.count
+            try manifest.withUnsafeBytes { try folder.directory.write($0, to: "manifest.csv") }
+            let summary = try JSONSerialization.jsonObject(with: JSONEncoder().encode(combined))
             // A single run's run.json (so the report, `export` and the next
             // run read it as one): shard 0's, with every shard's inputs in
             // order, the summaries combined, this command line, the earliest
             // start and latest finish, and each shard's own run.json under `shards`.
-            let shardRuns = provenances.compactMap { $0 as? [String: Any] }
-            var merged = shardRuns.first ?? [:]
-            merged["inputs"] = shardRuns.flatMap { ($0["inputs"] as? [Any]) ?? [] }
-            merged["summary"] = summary
-            merged["commandLine"] = CommandLine.arguments
-            if let first = shardRuns.compactMap({ $0["started"] as? String }).min() { merged["started"] = first }
-            if let last = shardRuns.compactMap({ $0["finished"] as? String }).max() { merged["finished"] = last }
-            merged["merged"] = ["shardCount": count, "inputPaths": reference.inputs, "rows": rows] as [String: Any]
-            merged["shards"] = provenances
-            var data = try JSONSerialization.data(withJSONObject: merged, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            var run = provenances.first ?? [:]
+            run["inputs"] = provenances.flatMap { ($0["inputs"] as? [Any]) ?? [] }
+            run["summary"] = summary
+            run["commandLine"] = CommandLine.arguments
+            if let first = provenances.compactMap({ $0["started"] as? String }).min() { run["started"] = first }
+            if let last = provenances.compactMap({ $0["finished"] as? String }).max() { run["finished"] = last }
+            run["merged"] = ["shardCount": count, "inputPaths": reference.inputs, "rows": rows] as [String: Any]
+            run["shards"] = provenances
+            var data = try JSONSerialization.data(withJSONObject: run, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             data.append(0x0A)
-            try AtomicFile.write(data, to: root.appendingPathComponent("run.json"))
+            try data.withUnsafeBytes { try folder.directory.write($0, to: "run.json") }
+        } catch let error as ShardError {
+            throw error
+        } catch let error as OutputDirectory.Failure {
+            throw .unwritable(path: error.path, reason: error.reason)
         } catch {
-            throw .unreadable(path: root.path, reason: "cannot write the merged outputs: \(error)")
+            throw .unwritable(path: root, reason: "\(error)")
         }
         do {
-            try RunReport.write(directory: root)
+            try RunReport.write(directory: URL(fileURLWithPath: root))
         } catch {
-            throw .unreadable(path: root.path, reason: "cannot write the report: \(error)")
+            throw .unwritable(path: root + "/report.html", reason: "\(error)")
         }
         return Summary(shards: count, rows: rows, files: files, pipeline: reference.pipeline)
+    }
+
+    /// The output files of one shard that the merge takes: those its
+    /// manifest names (`output`, `faces_json`, `crop`) and the other crops
+    /// of the same faces (the manifest names a face's first crop, its JSON
+    /// all of them, in the same folder). Each must be recorded in `_SUCCESS`
+    /// and be in the shard's folder, a regular file reached without links,
+    /// with the recorded size and SHA-256.
+    static func files(of completion: ShardCompletion, named: [String], in shard: OutputDirectory,
+                      shardPath: String) throws(ShardError) -> [(path: String, digest: OutputDirectory.FileDigest)] {
+        let recorded = Dictionary((completion.outputs ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for path in named where recorded[path] == nil {
+            throw .mismatch("\(shardPath)/manifest.csv names \(path), which its _SUCCESS does not record: rerun that shard")
+        }
+        let named = Set(named)
+        let cropFolders = Set(named.filter { $0.hasPrefix("crops/") }.map { ($0 as NSString).deletingLastPathComponent })
+        var result: [(path: String, digest: OutputDirectory.FileDigest)] = []
+        for output in completion.outputs ?? [] {
+            guard named.contains(output.path)
+                    || (output.path.hasPrefix("crops/") && cropFolders.contains((output.path as NSString).deletingLastPathComponent)) else { continue }
+            let expected = OutputDirectory.FileDigest(bytes: output.bytes, sha256: output.sha256)
+            guard let digest = shard.digest(of: output.path) else {
+                throw .mismatch("\(shardPath)/\(output.path) is missing (or a link, or not a plain file), but _SUCCESS records it: rerun that shard")
+            }
+            guard digest == expected else {
+                throw .mismatch("\(shardPath)/\(output.path) is not the file its shard wrote (\(digest.bytes) bytes, _SUCCESS records \(output.bytes) and another SHA-256): rerun that shard")
+            }
+            result.append((output.path, expected))
+        }
+        return result
     }
 
     /// The shards' run summaries as one: counts added, skipped entries
@@ -169,40 +232,5 @@ public enum ShardMerge {
         }
         result += ["--shard", "\(index)/\(count)"]
         return result.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
-    }
-
-    /// Hard-links every file below `source` to the same relative path below
-    /// `destination` (copies when linking is not possible); a file already
-    /// there must be the same file or have the same bytes.
-    static func link(_ source: URL, into destination: URL) throws(ShardError) -> Int {
-        let manager = FileManager.default
-        var isFolder: ObjCBool = false
-        guard manager.fileExists(atPath: source.path, isDirectory: &isFolder), isFolder.boolValue else { return 0 }
-        guard let walk = manager.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey]) else { return 0 }
-        var count = 0
-        let prefix = source.standardizedFileURL.path + "/"
-        for case let url as URL in walk {
-            let path = url.standardizedFileURL.path
-            guard path.hasPrefix(prefix), (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) != true else { continue }
-            let relative = String(path.dropFirst(prefix.count))
-            let target = destination.appendingPathComponent(relative)
-            do {
-                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if manager.fileExists(atPath: target.path) {
-                    guard manager.contentsEqual(atPath: target.path, andPath: path) else {
-                        throw ShardError.mismatch("\(target.path) exists with other contents (two shards wrote it, or an earlier merge of another run): merge into an empty folder")
-                    }
-                } else if Foundation.link(path, target.path) != 0 {
-                    try manager.copyItem(atPath: path, toPath: target.path)
-                }
-            } catch let error as ShardError {
-                throw error
-            } catch {
-                throw .unreadable(path: target.path, reason: "\(error)")
-            }
-            count += 1
-        }
-        return count
     }
 }

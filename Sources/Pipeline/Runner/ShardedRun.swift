@@ -46,7 +46,7 @@ public enum ShardedRun {
         let assignment = try assignment(arguments, count: shard.count)
         let folder = folder(shard, in: out)
         let models = plan.faceModels.models.map { "\($0.fileName) \($0.sha256)" }
-        if let done = try ShardCompletion.read(from: folder), done.pipelineFingerprint == plan.fingerprint,
+        if let done = try? RunFolder(out).completion(of: shard), done.pipelineFingerprint == plan.fingerprint,
            done.inputs == assignment.paths, done.models == models, done.shard == shard.index, done.shardCount == shard.count {
             return .alreadyComplete
         }
@@ -59,12 +59,30 @@ public enum ShardedRun {
                                                    toolVersion: toolVersion, hooks: hooks)
         if summary.interrupted { return .interrupted(summary) }
         let manifest = try Data(contentsOf: folder.appendingPathComponent("manifest.csv"))
+        let outputs = try outputFiles(in: folder)
         let completion = ShardCompletion(
             shard: shard.index, shardCount: shard.count, pipeline: plan.name, pipelineFingerprint: plan.fingerprint,
             resultsVersion: CompiledPipeline.resultsVersion, models: models,
             inputs: assignment.paths, inputSizes: assignment.sizes, assigned: Array(assignment.blocks[shard.index]),
-            manifestBytes: manifest.count, manifestSHA256: sha256Hex(manifest), commandLine: CommandLine.arguments)
+            manifestBytes: manifest.count, manifestSHA256: sha256Hex(manifest), commandLine: CommandLine.arguments,
+            outputs: outputs)
         try completion.write(into: folder)
         return .finished(summary, inputs: mine)
+    }
+
+    /// Every file below the shard's `images/`, `faces/` and `crops/`
+    /// (links are not followed), with its size and SHA-256, for `_SUCCESS`.
+    static func outputFiles(in folder: URL) throws -> [CompletionRecord.Output] {
+        let directory = try OutputDirectory(path: folder.path)
+        var outputs: [CompletionRecord.Output] = []
+        for part in ShardCompletion.outputFolders {
+            for path in try directory.regularFiles(below: part) {
+                guard let digest = directory.digest(of: path) else {
+                    throw OutputDirectory.Failure(path: folder.path + "/" + path, reason: "unreadable")
+                }
+                outputs.append(.init(path: path, bytes: digest.bytes, sha256: digest.sha256))
+            }
+        }
+        return outputs
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A run folder as `facepipe merge` reads it — one that may come from
+/// anyone (shards copied from a cluster): every read goes through one
+/// ``OutputDirectory`` handle on the folder, one component at a time
+/// without following links, never above the folder, and each file is
+/// size-limited before it is read. What is read is checked before use:
+/// `_SUCCESS` by ``ShardCompletion/check(path:index:count:)``, `run.json`
+/// and `manifest.csv` by the decoders below (which `fuzz-run-folder` feeds).
+package final class RunFolder {
+    /// The folder, opened once; writes below it go through the same handle.
+    let directory: OutputDirectory
+
+    /// Largest `_SUCCESS`, `run.json` and `manifest.csv` read.
+    static let recordLimit = 256 << 20
+    static let manifestLimit = 4 << 30
+    /// Largest counter of a shard's run summary taken (so the counters of
+    /// ``Shard/maximumCount`` shards add up without overflow).
+    static let counterLimit = 1 << 40
+
+    init(_ url: URL) throws(ShardError) {
+        do throws(OutputDirectory.Failure) { directory = try OutputDirectory(path: url.standardizedFileURL.path) } catch {
+            throw .unreadable(path: url.path, reason: error.reason)
+        }
+    }
+
+    var path: String { directory.path }
+
+    /// The shard folders under `shards/` (names of the form `<i>-of-<n>`,
+    /// other names ignored); throws when `shards` is missing or a link, or
+    /// a name's count is over ``Shard/maximumCount``.
+    func shardFolders() throws(ShardError) -> [Shard] {
+        let names: [String]
+        do {
+            guard let shards = try directory.existingFolder("shards") else {
+                throw ShardError.unreadable(path: path + "/shards", reason: "no shards here (run `facepipe run … --out \(path) --shard auto` first)")
+            }
+            names = try shards.names()
+        } catch let error as ShardError {
+            throw error
+        } catch {
+            throw .unreadable(path: path + "/shards", reason: "\(error)")
+        }
+        var found: [Shard] = []
+        for name in names.sorted() {
+            let parts = name.components(separatedBy: "-of-")
+            let isNumber = { (part: String) in !part.isEmpty && part.allSatisfy { digit in ("0"..."9").contains(digit) } }
+            guard parts.count == 2, parts.allSatisfy(isNumber) else { continue }
+            guard let n = Int(parts[1]), n <= Shard.maximumCount else {
+                throw .invalid("\(path)/shards/\(name): a run is split over at most \(Shard.maximumCount) shards")
+            }
+            guard let i = Int(parts[0]), let shard = try? Shard(index: i, count: n), shard.folderName == name else { continue }
+            found.append(shard)
+        }
+        return found
+    }
+
+    /// The shard's `_SUCCESS`, checked; nil when it has none (unfinished).
+    func completion(of shard: Shard) throws(ShardError) -> ShardCompletion? {
+        let relative = "shards/\(shard.folderName)/\(ShardCompletion.fileName)"
+        guard let bytes = try read(relative, limit: Self.recordLimit) else { return nil }
+        return try Self.completion(decoding: bytes, path: path + "/" + relative, shard: shard)
+    }
+
+    /// The shard's `manifest.csv` bytes.
+    func manifest(of shard: Shard) throws(ShardError) -> [UInt8] {
+        let relative = "shards/\(shard.folderName)/manifest.csv"
+        guard let bytes = try read(relative, limit: Self.manifestLimit) else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
+        return bytes
+    }
+
+    /// The shard's `run.json`: the whole object and its summary.
+    func runJSON(of shard: Shard) throws(ShardError) -> (object: [String: Any], summary: RunSummary) {
+        let relative = "shards/\(shard.folderName)/run.json"
+        guard let bytes = try read(relative, limit: Self.recordLimit) else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
+        return try Self.runJSON(decoding: bytes, path: path + "/" + relative)
+    }
+
+    /// The shard's folder, for its output files.
+    func folder(of shard: Shard) throws(ShardError) -> OutputDirectory {
+        let relative = "shards/\(shard.folderName)"
+        do throws(OutputDirectory.Failure) {
+            guard let folder = try directory.existingFolder(relative) else { throw OutputDirectory.Failure(path: path + "/" + relative, reason: "missing") }
+            return folder
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
+    }
+
+    private func read(_ relative: String, limit: Int) throws(ShardError) -> [UInt8]? {
+        do throws(OutputDirectory.Failure) { return try directory.bytes(of: relative, limit: limit) } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
+    }
+
+    // MARK: - Decoders (what fuzz-run-folder feeds)
+
+    /// `_SUCCESS` bytes as a record checked for `shard`.
+    package static func completion(decoding bytes: [UInt8], path: String, shard: Shard) throws(ShardError) -> ShardCompletion {
+        let completion: ShardCompletion
+        do { completion = try JSONDecoder().decode(ShardCompletion.self, from: Data(bytes)) } catch {
+            throw .unreadable(path: path, reason: "not a shard record: \(error)")
+        }
+        try completion.check(path: path, index: shard.index, count: shard.count)
+        return completion
+    }
+
+    /// `run.json` bytes: a JSON object with a `summary` whose counters are
+    /// between 0 and ``counterLimit`` and whose megapixels are finite.
+    package static func runJSON(decoding bytes: [UInt8], path: String) throws(ShardError) -> (object: [String: Any], summary: RunSummary) {
+        struct Provenance: Decodable { var summary: RunSummary }
+        let data = Data(bytes)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw .unreadable(path: path, reason: "not a JSON object")
+        }
+        let summary: RunSummary
+        do { summary = try JSONDecoder().decode(Provenance.self, from: data).summary } catch {
+            throw .badRecord(path: path, field: "summary", reason: "\(error)")
+        }
+        let counters = [("entries", summary.entries), ("failedEntries", summary.failedEntries),
+                        ("failedArchives", summary.failedArchives), ("faces", summary.faces),
+                        ("keptFaces", summary.keptFaces), ("resumedEntries", summary.resumedEntries),
+                        ("cacheHits", summary.cacheHits), ("damagedRecords", summary.damagedRecords),
+                        ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers)]
+        for (name, value) in counters where !(0...counterLimit).contains(value) {
+            throw .badRecord(path: path, field: "summary.\(name)", reason: "\(value) is not within 0…\(counterLimit)")
+        }
+        guard summary.megapixels.isFinite, (0...Double(counterLimit)).contains(summary.megapixels) else {
+            throw .badRecord(path: path, field: "summary.megapixels", reason: "\(summary.megapixels)")
+        }
+        return (object, summary)
+    }
+
+    /// A shard's manifest bytes: its header line and rows (checked against
+    /// ``Manifest/columns`` by ``ManifestTable``), and the output files its
+    /// rows name (`output`, `faces_json`, `crop`), in order of first mention.
+    package static func manifest(decoding bytes: [UInt8], path: String) throws(ShardError) -> (header: ArraySlice<UInt8>, body: ArraySlice<UInt8>, named: [String]) {
+        guard let headerEnd = bytes.firstIndex(of: 0x0A) else { throw .unreadable(path: path, reason: "no header line") }
+        let table: ManifestTable
+        do { table = try ManifestTable(csv: String(decoding: bytes, as: UTF8.self)) } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        var named: [String] = []
+        var seen: Set<String> = []
+        let columns = ["output", "faces_json", "crop"].map(ManifestTable.column)
+        for row in table.rows {
+            for column in columns where !row[column].isEmpty && seen.insert(row[column]).inserted { named.append(row[column]) }
+        }
+        return (bytes[...headerEnd], bytes[(headerEnd + 1)...], named)
+    }
+}
