@@ -1,0 +1,33 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FolderEntrySource {
+    /// Whether the open folder `handle` holds a facepipe run's outputs: its
+    /// lock file (``OutputLock/fileName``, a regular file) with a
+    /// `manifest.csv` or `run.json` beside it. A run takes the lock and
+    /// creates the manifest before it lists its inputs, and both stay after
+    /// it, so this holds for the run's own `--out` and for earlier runs'.
+    static func isOutputFolder(_ handle: OpaquePointer) -> Bool {
+        let folder = dirfd(handle)
+        guard folder >= 0 else { return false }
+        func isRegularFile(_ name: String) -> Bool {
+            var status = stat()
+            return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFREG
+        }
+        return isRegularFile(OutputLock.fileName) && (isRegularFile("manifest.csv") || isRegularFile("run.json"))
+    }
+
+    /// What facepipe writes at the top of an output folder
+    /// (``OutputFolderRule/facepipeNames``), its lock, and its temporary files.
+    static func isOutputName(_ name: [UInt8]) -> Bool {
+        guard let text = String(validating: name, as: UTF8.self) else { return false }
+        return outputNames.contains(text) || OutputDirectory.isTemporaryName(text)
+    }
+
+    private static let outputNames = Set(OutputFolderRule.facepipeNames + [OutputLock.fileName])
+
+    /// The skip reason of such a name.
+    static let outputNameReason = "facepipe's own output: its folder holds a facepipe run's \(OutputLock.fileName) (not read)"
+}
