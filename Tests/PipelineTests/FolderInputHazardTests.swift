@@ -118,17 +118,42 @@ import Glibc
         }
     }
 
+    /// A copy of a run's output folder without its hidden files (no `.lock`)
+    /// inside the input: its manifest (facepipe's header) and run.json
+    /// still mark it, and its images are not read.
+    @Test func aCopiedOutputFolderWithoutItsLockIsNotRead() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photos = root.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Data(png).write(to: photos.appendingPathComponent("a.png"))
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        _ = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(photos.path)], out: elsewhere)
+        let copy = photos.appendingPathComponent("results")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in ["manifest.csv", "run.json", "images"] {
+            try FileManager.default.copyItem(at: elsewhere.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+        }
+        let out = root.appendingPathComponent("out")
+        let summary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(photos.path)], out: out)
+        #expect(try manifestRows(out).map { $0[1] } == ["a.png"], "\(summary.line)")
+        #expect(summary.skipped.map(\.name) == ["results/images", "results/manifest.csv", "results/run.json"])
+    }
+
     /// A folder of the user's that merely has a `.lock` (no manifest or
-    /// run.json beside it) is read as usual.
-    @Test func aLockFileAloneDoesNotMakeAnOutputFolder() async throws {
+    /// run.json beside it), or a manifest without run.json or lock, is read as usual.
+    @Test func aLockFileOrAManifestAloneDoesNotMakeAnOutputFolder() async throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let photos = root.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos.appendingPathComponent("images"), withIntermediateDirectories: true)
         try Data(png).write(to: photos.appendingPathComponent("images/a.png"))
         try Data().write(to: photos.appendingPathComponent(".lock"))
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("more/images"), withIntermediateDirectories: true)
+        try Data(png).write(to: photos.appendingPathComponent("more/images/b.png"))
+        try Data("archive,entry,index,status,error\r\n".utf8).write(to: photos.appendingPathComponent("more/manifest.csv"))
         let out = root.appendingPathComponent("out")
         let summary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(photos.path)], out: out)
-        #expect(try manifestRows(out).map { $0[1] } == ["images/a.png"], "\(summary.line)")
+        #expect(try manifestRows(out).map { $0[1] } == ["images/a.png", "more/images/b.png"], "\(summary.line)")
     }
 }
