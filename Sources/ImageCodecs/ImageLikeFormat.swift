@@ -79,6 +79,25 @@ public struct ImageLikeFormat: Sendable, Equatable, CustomStringConvertible {
             (0, [0x80, 0x2A, 0x5F, 0xD7], "Cineon"),
             (0, ascii("/* XPM */"), "XPM"),
             (0, ascii("! XPM2"), "XPM"),
+            (0, ascii("Image type:"), "IM"),
+            (0, ascii("DanM"), "MSP"),
+            (0, ascii("LinS"), "MSP"),
+            (0, [0xB1, 0x68, 0xDE, 0x3A], "DCX"),
+            (4, [0x11, 0xAF], "FLI animation"),
+            (4, [0x12, 0xAF], "FLC animation"),
+            (20, ascii("GIMP"), "GIMP brush"),
+            (0, [0x80, 0xE8, 0x00, 0x00], "Pixar"),
+            (0, ascii("FTEX"), "FTEX"),
+            (0, [0, 0, 0, 0, 0, 0, 0, 4], "McIdas"),
+            (2048, ascii("PCD_IPI"), "Photo CD"),
+            (0, [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1], "OLE compound file (FlashPix, MIC, Office)"),
+            (0, [0x08, 0xF2, 0xA6, 0xB6], "VIPS"),
+            (0, [0xB6, 0xA6, 0xF2, 0x08], "VIPS"),
+            (0, ascii("MATLAB"), "MATLAB"),
+            (344, ascii("n+1\u{0}"), "NIfTI"),
+            (344, ascii("ni1\u{0}"), "NIfTI"),
+            (0, ascii("OggS"), "Ogg video"),
+            (0, ascii("FLV"), "Flash video"),
         ]
     }()
 
@@ -98,6 +117,9 @@ public struct ImageLikeFormat: Sendable, Equatable, CustomStringConvertible {
     private static func headerName(_ bytes: [UInt8]) -> String? {
         if isNetpbm(bytes) { return bytes[1] == 0x37 ? "PAM" : bytes[1] == 0x46 || bytes[1] == 0x66 ? "PFM" : "PNM (PPM/PGM/PBM)" }
         if isBMP(bytes) { return "BMP" }
+        if isDIB(bytes) { return "DIB (BMP without its file header)" }
+        if isSpider(bytes) { return "SPIDER" }
+        if isAnalyze(bytes) { return "Analyze" }
         if isPCX(bytes) { return "PCX" }
         if isTGA(bytes) { return "TGA" }
         if isXBM(bytes) { return "XBM" }
@@ -116,6 +138,41 @@ public struct ImageLikeFormat: Sendable, Equatable, CustomStringConvertible {
         guard bytes.count >= 18, bytes[0] == 0x42, bytes[1] == 0x4D else { return false }
         let size = Int(bytes[14]) | Int(bytes[15]) << 8 | Int(bytes[16]) << 16 | Int(bytes[17]) << 24
         return [12, 16, 40, 52, 56, 64, 108, 124].contains(size)
+    }
+
+    /// A BMP's info header on its own: a known header size, one plane, a
+    /// known bit count (Pillow opens such a file as DIB).
+    private static func isDIB(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 16 else { return false }
+        let size = le32(bytes, 0)
+        if size == 12 { return le16(bytes, 8) == 1 && [1, 4, 8, 24].contains(le16(bytes, 10)) }
+        return [16, 40, 52, 56, 64, 108, 124].contains(size) && le16(bytes, 12) == 1
+            && [0, 1, 2, 4, 8, 16, 24, 32, 48, 64].contains(le16(bytes, 14))
+    }
+
+    /// SPIDER (electron microscopy): a header of floats in either byte
+    /// order, read as Pillow reads it: a known `iform`, whole positive
+    /// sizes, and label bytes equal to label records times record length.
+    private static func isSpider(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 92 else { return false }
+        for bigEndian in [false, true] {
+            let t = (0..<23).map { index -> Float in
+                let word = bigEndian ? be32(bytes, index * 4) : le32(bytes, index * 4)
+                return Float(bitPattern: UInt32(word))
+            }
+            guard t.allSatisfy({ $0.isFinite && $0.rounded() == $0 && abs($0) < 1e9 }) else { continue }
+            let iform = Int(t[4]), rows = Int(t[1]), columns = Int(t[11])
+            let labrec = Int(t[12]), labbyt = Int(t[21]), lenbyt = Int(t[22])
+            if [1, 3, -11, -12, -21, -22].contains(iform), rows > 0, columns > 0, labbyt > 0, labbyt == labrec * lenbyt {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Analyze 7.5 / NIfTI-1 (medical images, read by libvips): a header size of 348 in either byte order.
+    private static func isAnalyze(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 348 && (le32(bytes, 0) == 348 || be32(bytes, 0) == 348)
     }
 
     /// Manufacturer 10, a known version, RLE or raw, 1/2/4/8 bits per plane.
@@ -161,6 +218,12 @@ public struct ImageLikeFormat: Sendable, Equatable, CustomStringConvertible {
 
     private static func has(_ bytes: [UInt8], _ magic: [UInt8], at offset: Int) -> Bool {
         offset >= 0 && bytes.count >= offset + magic.count && bytes[offset..<offset + magic.count].elementsEqual(magic)
+    }
+
+    private static func le16(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+    private static func le32(_ bytes: [UInt8], _ offset: Int) -> Int { le16(bytes, offset) | le16(bytes, offset + 2) << 16 }
+    private static func be32(_ bytes: [UInt8], _ offset: Int) -> Int {
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

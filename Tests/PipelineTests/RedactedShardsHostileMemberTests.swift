@@ -70,9 +70,24 @@ struct ShardMemberDisguiseTests {
             Planted(label: "PCX", bytes: [0x0A, 5, 1, 8] + [UInt8](repeating: 0, count: 124)),
             Planted(label: "SGI", bytes: [0x01, 0xDA, 0, 1, 0, 2] + [UInt8](repeating: 0, count: 506)),
             Planted(label: "Sun raster", bytes: [0x59, 0xA6, 0x6A, 0x95] + P.be32(2) + P.be32(2) + P.be32(24)),
+            Planted(label: "DIB", bytes: P.le32(40) + P.le32(2) + P.le32(2) + P.le16(1) + P.le16(24) + [UInt8](repeating: 0, count: 40)),
+            Planted(label: "IM", bytes: P.ascii("Image type: RGB image\r\nImage size (x*y): 2*2\r\n") + [0x1A] + [UInt8](repeating: 0, count: 12)),
+            Planted(label: "MSP", bytes: P.ascii("DanM") + P.le16(2) + P.le16(2) + [UInt8](repeating: 0, count: 24)),
+            Planted(label: "SPIDER", bytes: Self.spiderHeader(rows: 2, columns: 2)),
+            Planted(label: "OLE compound file", bytes: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 8)),
             Planted(label: "PDF", bytes: P.ascii("%PDF-1.7\n")),
             Planted(label: "DICOM", bytes: [UInt8](repeating: 0, count: 128) + P.ascii("DICM")),
         ]
+    }
+
+    /// A SPIDER header as Pillow writes it: little-endian floats, one
+    /// slice, `iform` 1, label records of `columns` × 4 bytes filling 1 KiB.
+    static func spiderHeader(rows: Int, columns: Int) -> [UInt8] {
+        let lenbyt = columns * 4, labrec = (1024 + lenbyt - 1) / lenbyt
+        var t = [Float](repeating: 0, count: 27)
+        t[0] = 1; t[1] = Float(rows); t[2] = Float(rows); t[4] = 1; t[11] = Float(columns)
+        t[12] = Float(labrec); t[21] = Float(labrec * lenbyt); t[22] = Float(lenbyt)
+        return t.flatMap { PlantedMembers.le32(Int($0.bitPattern)) } + [UInt8](repeating: 0, count: rows * lenbyt)
     }
 
     @Test(arguments: try planted())
