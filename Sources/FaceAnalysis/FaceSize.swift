@@ -37,12 +37,14 @@ public struct FaceSize: Sendable, Hashable, Codable, CustomStringConvertible,
     /// fails validation above 1 (write `.pixels(20)` for pixels).
     public init(integerLiteral value: Int) { self = .fraction(Float(value)) }
 
-    /// Parses `20px` (pixels) or `0.05` (a fraction).
+    /// Parses `20px` (pixels) or `0.05` (a fraction); nil for anything
+    /// else, including numbers that are not finite as a `Float` (`infpx`,
+    /// `nan`, `1e39px`, which overflows).
     public init?(text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("px"), let pixels = Float(trimmed.dropLast(2)) {
+        if trimmed.hasSuffix("px"), let pixels = Float(trimmed.dropLast(2)), pixels.isFinite {
             self = .pixels(pixels)
-        } else if let fraction = Float(trimmed) {
+        } else if let fraction = Float(trimmed), fraction.isFinite {
             self = .fraction(fraction)
         } else {
             return nil
@@ -61,8 +63,15 @@ public struct FaceSize: Sendable, Hashable, Codable, CustomStringConvertible,
     public var description: String {
         switch unit {
         case .fraction: String(format: "%.4f", value)
-        case .pixels: (value.rounded() == value ? String(Int(value)) : String(value)) + "px"
+        case .pixels: (Self.isSmallWholeNumber(value) ? String(Int(value)) : String(value)) + "px"
         }
+    }
+
+    /// Whether `value` prints as an `Int`: whole and well inside `Int`'s
+    /// range (an infinite or huge value made by code prints as a `Float`
+    /// and fails ``validate()``, instead of trapping here).
+    private static func isSmallWholeNumber(_ value: Float) -> Bool {
+        value.isFinite && abs(value) < 1e9 && value.rounded() == value
     }
 
     func validate() throws(FaceAnalysisError) {

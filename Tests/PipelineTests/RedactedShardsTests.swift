@@ -64,10 +64,12 @@ struct RedactedShardsTests {
         return path
     }
 
-    static func configuration(_ out: URL, workers: Int) -> RunConfiguration {
+    /// `copyUnknown`: the WebDataset case these tests check (captions and
+    /// labels copied); ``RedactedShardsHostileMemberTests`` checks the default.
+    static func configuration(_ out: URL, workers: Int, copyUnknown: Bool = true) -> RunConfiguration {
         RunConfiguration(outputDirectory: out, workers: workers,
                          faceEngine: FaceEngineFactory { _ in RedSquareFaceEngine(made: CallCounter()) },
-                         redactedShards: true)
+                         redactedShards: true, copyUnknown: copyUnknown)
     }
 
     /// The regular members of the tar at `path`, in order.
@@ -262,7 +264,11 @@ struct ShardMemberTests {
         ("jpg", Array("no extension".utf8), .copied),
     ])
     func membersAreImagesByNameOrBytes(name: String, data: [UInt8], expected: ShardMember) {
-        #expect(ShardMember(name: name, data: data) == expected)
+        #expect(ShardMember(name: name, data: data, copyUnknown: true) == expected)
+        if expected == .copied {
+            #expect(ShardMember(name: name, data: data, copyUnknown: false)
+                    == .leftOut(reason: "left out of the redacted shard: not an image (--copy-unknown copies it)"))
+        }
     }
 }
 

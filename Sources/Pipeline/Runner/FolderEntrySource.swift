@@ -13,7 +13,13 @@ import Glibc
 /// JPEG and PNG files (recognised by their first bytes) are entries; other
 /// files, symbolic links (never followed), devices, FIFOs, sockets, files over
 /// the size limit and unreadable files or folders are skipped, each with its
-/// reason. Folders themselves are not listed.
+/// reason. Folders themselves are not listed. Names are bytes as the OS
+/// gives them: a name that is not UTF-8 is read like any other, and its
+/// outputs are named as a tar entry of that raw name is
+/// (``OutputNames``). In a facepipe output folder below the input (or the
+/// input itself), facepipe's own names are skipped
+/// (``isOutputFolder(_:)``), so a run whose `--out` is inside its input
+/// never reads its own outputs.
 struct FolderEntrySource: EntrySource {
     private struct Listed {
         enum Kind {
@@ -77,8 +83,9 @@ struct FolderEntrySource: EntrySource {
         ReadPosition(unit: .entries, done: Int64(cursor), total: listing.map { Int64($0.count) })
     }
 
-    private func path(of relativePath: [UInt8]) -> String {
-        String(decoding: Array(root.utf8) + [0x2F] + relativePath, as: UTF8.self)
+    /// The file's path as the OS knows it: bytes, not necessarily UTF-8.
+    private func path(of relativePath: [UInt8]) -> [UInt8] {
+        Array(root.utf8) + [0x2F] + relativePath
     }
 
     // MARK: - Listing
@@ -94,12 +101,17 @@ struct FolderEntrySource: EntrySource {
     /// Lists the children of the open folder `handle` (closed here), recursing into subfolders.
     private static func walk(_ handle: OpaquePointer, folder: [UInt8], relative: [UInt8], into listed: inout [Listed]) {
         defer { closedir(handle) }
+        let outputFolder = isOutputFolder(handle)
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix { $0 != 0 })
             }
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             let childRelative = relative.isEmpty ? name : relative + [0x2F] + name
+            if outputFolder, isOutputName(name) {
+                listed.append(Listed(relativePath: childRelative, kind: .skipped(reason: outputNameReason)))
+                continue
+            }
             let childPath = folder + [0x2F] + name
             var status = stat()
             guard (childPath + [0]).withUnsafeBufferPointer({ lstat(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), &status) }) == 0 else {
@@ -133,8 +145,10 @@ struct FolderEntrySource: EntrySource {
 
     /// The bytes of the regular file at `path`, opened without following a
     /// link planted since the listing, at most `limit` bytes.
-    private static func read(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    private static func read(_ path: [UInt8], limit: Int) throws -> [UInt8] {
+        let fd = (path + [0]).withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        }
         guard fd >= 0 else { throw FolderUnreadable(path: path, code: errno) }
         defer { close(fd) }
         var status = stat()
@@ -159,6 +173,9 @@ struct FolderEntrySource: EntrySource {
 struct FolderUnreadable: Error, CustomStringConvertible {
     let path: String
     let code: Int32
+    init(path: String, code: Int32) { self.path = path; self.code = code }
+    /// `path` as bytes (shown as lossy UTF-8).
+    init(path: [UInt8], code: Int32) { self.init(path: String(decoding: path, as: UTF8.self), code: code) }
     var description: String { String(cString: strerror(code)) }
 }
 

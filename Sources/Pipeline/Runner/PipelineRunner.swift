@@ -219,13 +219,23 @@ public enum PipelineRunner {
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
-                    if configuration.redactedShards, ShardMember(name: entry.name, data: entry.data) == .copied {
-                        // Copied members wait in order too: keep the window's bound on memory.
-                        while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
-                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                outcome: .copied(entry.data)) }
-                        continue
+                    if configuration.redactedShards {
+                        switch ShardMember(name: entry.name, data: entry.data, copyUnknown: configuration.copyUnknown) {
+                        case .image:
+                            break
+                        case .copied:
+                            // Copied members wait in order too: keep the window's bound on memory.
+                            while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
+                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                    entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                    outcome: .copied(entry.data)) }
+                            continue
+                        case .leftOut(let reason):
+                            let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
+                            writer.addSkipped(skipped)
+                            hooks.notice(.entrySkipped(skipped))
+                            continue
+                        }
                     }
                     while !schedule.canStart { await receiveOne() }
                     let archiveName = input.name

@@ -22,6 +22,10 @@ public struct RunConfiguration: Sendable {
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
     /// place of `DIR/images` (``RedactedShards``).
     public var redactedShards: Bool
+    /// With ``redactedShards``: copy members that are not pictures (text,
+    /// JSON, compressed or archived data…) into the shards byte for byte;
+    /// without it only redacted images go into a shard (``ShardMember``).
+    public var copyUnknown: Bool
     /// Remove another run's results from the output folder before writing
     /// (``OutputFolderRule``); without it such a folder is refused.
     public var overwrite: Bool
@@ -29,10 +33,11 @@ public struct RunConfiguration: Sendable {
     public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
                 faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, redactedShards: Bool = false,
-                overwrite: Bool = false) {
+                copyUnknown: Bool = false, overwrite: Bool = false) {
         self.faceEngine = faceEngine
         self.outputTar = outputTar
         self.redactedShards = redactedShards
+        self.copyUnknown = copyUnknown
         self.overwrite = overwrite
         self.outputDirectory = outputDirectory
         self.workers = workers
@@ -50,6 +55,9 @@ public struct RunConfiguration: Sendable {
         }
         guard !(resume && redactedShards) else {
             throw .invalidRunConfiguration("--resume cannot continue redacted shards (a shard is written whole or not at all); rerun without --resume")
+        }
+        guard !copyUnknown || redactedShards else {
+            throw .invalidRunConfiguration("--copy-unknown says what goes into redacted shards; it needs --redacted-shards")
         }
         guard !(resume && overwrite) else {
             throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")

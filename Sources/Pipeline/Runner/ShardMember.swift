@@ -1,27 +1,41 @@
 import ArchiveIO
 import ImageCodecs
 
-/// How `--redacted-shards` treats a regular member of an input tar: an
-/// image goes through the pipeline and its redacted image takes its place
-/// (or, when it cannot be processed, it is left out); anything else is
-/// copied through byte for byte.
+/// How `--redacted-shards` treats a regular member of an input tar.
 ///
-/// A member is an image when its bytes start with an image signature (JPEG,
-/// PNG, GIF, WebP, BMP, TIFF, JPEG 2000, HEIF/AVIF) or its name ends in an
-/// image extension, whichever says so: a WebP or a damaged JPEG facepipe
-/// cannot redact is left out, never copied unredacted.
+/// A shard holds only what facepipe has seen to be safe: the redacted
+/// images, and, when the run asks for it (`--copy-unknown`), members it does
+/// not recognise as pictures. So:
+///
+/// - a member named or sniffed as an image (JPEG, PNG, and everything
+///   ``ImageLikeFormat`` recognises: PPM, QOI, SVG, WebP, TIFF, HEIF…, by
+///   content, whatever its name) goes through the pipeline; its redacted
+///   image takes its place, or, when facepipe cannot decode it, it is left
+///   out (its manifest row says why). It is never copied.
+/// - any other member is left out (listed as skipped, with the reason)
+///   unless the run copies unknown members, in which case it is copied byte
+///   for byte — compressed and archived members (gzip, zip, a tar…) too:
+///   facepipe does not look inside them.
 package enum ShardMember: Equatable, Sendable {
     case image
     case copied
+    case leftOut(reason: String)
 
     /// Extensions (lowercased, without the dot) that name an image.
     static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "jfif", "png", "gif", "webp", "bmp", "dib", "tif", "tiff",
-        "jp2", "j2k", "jpx", "heic", "heif", "avif", "jxl", "ppm", "pgm", "pbm", "pnm", "tga", "ico",
+        "jp2", "j2k", "jpx", "heic", "heif", "avif", "jxl", "ppm", "pgm", "pbm", "pnm", "pam", "pfm", "tga", "ico", "cur",
+        "qoi", "svg", "svgz", "psd", "dds", "exr", "pcx", "sgi", "rgb", "ras", "xbm", "xpm", "ff", "hdr", "icns",
     ]
 
-    package init(name: String, data: [UInt8]) {
-        self = Self.hasImageSignature(data) || Self.hasImageExtension(name) ? .image : .copied
+    package init(name: String, data: [UInt8], copyUnknown: Bool) {
+        if ImageFormat(sniffing: data) != nil || Self.hasImageExtension(name) || ImageLikeFormat(sniffing: data) != nil {
+            self = .image
+        } else if copyUnknown {
+            self = .copied
+        } else {
+            self = .leftOut(reason: Self.leftOutReason(data))
+        }
     }
 
     static func hasImageExtension(_ name: String) -> Bool {
@@ -30,20 +44,28 @@ package enum ShardMember: Equatable, Sendable {
         return imageExtensions.contains(last[last.index(after: dot)...].lowercased())
     }
 
-    static func hasImageSignature(_ data: [UInt8]) -> Bool {
-        if ImageFormat(sniffing: data) != nil { return true }
-        let head = Array(data.prefix(12))
+    /// Why a member that is not a picture is not in its shard, naming what it is when it is packed.
+    static func leftOutReason(_ data: [UInt8]) -> String {
+        let what = packedKind(data).map { "\($0), which facepipe does not look inside" } ?? "not an image"
+        return "left out of the redacted shard: \(what) (--copy-unknown copies it)"
+    }
+
+    /// The compression or archive format `data` starts with, if any.
+    static func packedKind(_ data: [UInt8]) -> String? {
         func at(_ offset: Int, _ magic: [UInt8]) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+            data.count >= offset + magic.count && data[offset..<offset + magic.count].elementsEqual(magic)
         }
-        let ascii = { (text: String) in Array(text.utf8) }
-        return at(0, ascii("GIF8"))                                         // GIF
-            || (at(0, ascii("RIFF")) && at(8, ascii("WEBP")))               // WebP
-            || (at(0, ascii("BM")) && at(6, [0, 0, 0, 0]))                  // BMP (reserved bytes zero)
-            || at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A])  // TIFF
-            || at(0, [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20])      // JPEG 2000
-            || at(0, [0xFF, 0x4F, 0xFF, 0x51])                              // JPEG 2000 codestream
-            || (at(4, ascii("ftyp")) && ["heic", "heix", "mif1", "msf1", "avif", "avis"].contains { at(8, ascii($0)) })
-            || at(0, [0xFF, 0x0A])                                          // JPEG XL
+        if at(0, [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return "a 7z archive" }
+        if at(0, Array("Rar!\u{1A}\u{07}".utf8)) { return "a RAR archive" }
+        if at(257, Array("ustar".utf8)) { return "a tar archive" }
+        switch ArchiveSignature(prefix: data) {
+        case .tar(.gzip): return "gzip data"
+        case .tar(.bzip2): return "bzip2 data"
+        case .tar(.xz): return "xz data"
+        case .tar(.zstd): return "zstd data"
+        case .zip: return "a zip archive"
+        case .unwritableCompression(let name): return "\(name) data"
+        case .tar: return nil
+        }
     }
 }
