@@ -14,15 +14,15 @@ func fuzzRunFolder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let named = (try? JSONDecoder().decode(ShardCompletion.self, from: Data(bytes))).flatMap { try? Shard(index: $0.shard, count: $0.shardCount) }
     for shard in [named, try? Shard(index: 0, count: 1), try? Shard(index: 2, count: 3)].compactMap({ $0 }) {
-        if let completion = try? RunFolder.completion(decoding: bytes, path: "_SUCCESS", shard: shard) {
+        if let completion = try? ShardedRunFolder.completion(decoding: bytes, path: "_SUCCESS", shard: shard) {
             let assignment = ShardAssignment(paths: completion.inputs, sizes: completion.inputSizes, count: shard.count)
             _ = completion.assigned == Array(assignment.blocks[completion.shard])
         }
     }
-    if let run = try? RunFolder.runJSON(decoding: bytes, path: "run.json") {
+    if let run = try? ShardedRunFolder.runJSON(decoding: bytes, path: "run.json") {
         _ = ShardMerge.combinedSummary([run.summary, run.summary])
     }
-    _ = try? RunFolder.manifest(decoding: bytes, path: "manifest.csv")
+    _ = try? ShardedRunFolder.manifest(decoding: bytes, path: "manifest.csv")
     return 0
 }
 

@@ -1,3 +1,5 @@
+import ImageCore
+
 /// Where `DetectorMode.yunet` runs YuNet-s on a picture.
 ///
 /// YuNet's stride-8 heads find faces from about 10 px, so the **finest

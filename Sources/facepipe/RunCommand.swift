@@ -57,10 +57,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
     var outputTar = false
 
-    @Flag(name: .long, help: "For each input tar X (.tar, .tar.gz/.bz2/.xz/.zst), write DIR/redacted/X: the same members in the same order under the same names, each image replaced by its redacted image in its own format (JPEG at write-outputs' quality, PNG as PNG; no metadata), every other member left out (listed as skipped in run.json) unless --copy-unknown; a member that is or looks like a picture (by its content: PPM, QOI, SVG, WebP, TIFF, HEIF…) and cannot be processed is left out, never copied (its error row says so). Needs a pipeline with a redact stage (anonymize); not with --resume or --shard.")
+    @Flag(name: .long, help: "For each input tar X (.tar, .tar.gz/.bz2/.xz/.zst), write DIR/redacted/X: the same members in the same order under the same names, each image replaced by its redacted image in its own format (JPEG at write-outputs' quality, PNG as PNG; no metadata), other members (captions, JSON, labels) copied byte for byte, compressed or archived members left out (listed as skipped in run.json) unless --copy-unknown; a member that is or looks like a picture (by its content: PPM, QOI, SVG, WebP, TIFF, HEIF…) and cannot be processed is left out, never copied (its error row says so). Needs a pipeline with a redact stage (anonymize); not with --resume or --shard.")
     var redactedShards = false
 
-    @Flag(name: .long, help: "With --redacted-shards: copy members that are not pictures (text, JSON, class labels, and also compressed or archived members, which facepipe does not look inside) into the shards byte for byte, instead of leaving them out.")
+    @Flag(name: .long, help: "With --redacted-shards: also copy compressed or archived members (gzip, zip, a tar…), which facepipe does not look inside, into the shards byte for byte, instead of leaving them out. Pictures are never copied.")
     var copyUnknown = false
 
     @Option(name: .long, help: ArgumentHelp("Run one task's share of a run split over cluster tasks, into DIR/shards/I-of-N/ (then `facepipe merge DIR`): I/N (0-based), or auto to read the task index from Slurm job arrays, Kubernetes Indexed Jobs or AWS Batch array jobs. Inputs are sorted by path and split into N contiguous blocks balanced by size; a rerun of the same task resumes its shard.", valueName: "I/N|auto"))

@@ -122,7 +122,7 @@ struct ShardMemberDisguiseTests {
         }
     }
 
-    @Test func textWithoutPicturesIsLeftOutUnlessCopyUnknown() {
+    @Test func textWithoutPicturesIsCopied() {
         let texts = [
             #"{"caption": "a face", "url": "https://example.org/0.jpg", "width": 640}"#,
             "key,label\nk0,3\nk1,7\n",
@@ -132,8 +132,7 @@ struct ShardMemberDisguiseTests {
         for text in texts {
             #expect(ImageLikeFormat(sniffing: Array(text.utf8)) == nil, "\(text)")
             #expect(ShardMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: true) == .copied)
-            #expect(ShardMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: false)
-                    == .leftOut(reason: "left out of the redacted shard: not an image (--copy-unknown copies it)"))
+            #expect(ShardMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: false) == .copied)
         }
     }
 }
@@ -172,17 +171,17 @@ struct RedactedShardsHostileMemberTests {
         return (summary, try RedactedShardsTests.read(out.appendingPathComponent("redacted/data-000.tar").path), out)
     }
 
-    @Test func byDefaultOnlyRedactedImagesGoIntoTheShard() async throws {
+    @Test func byDefaultNoPictureOrPackedMemberGoesIntoTheShard() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (summary, shard, out) = try await run(copyUnknown: false, in: folder)
         let original = Dictionary(uniqueKeysWithValues: try Self.members().map { ($0.name, $0.data) })
-        #expect(shard.map(\.name) == ["s0.jpg"])
+        #expect(shard.map(\.name) == ["s0.jpg", "s0.txt"])
         #expect(shard.first?.data != original["s0.jpg"], "redacted, not copied")
-        #expect(summary.copiedMembers == 0)
-        #expect(summary.skipped.map(\.name) == ["s0.txt", "s4.gz", "s5.tar"])
+        #expect(shard.last?.data == original["s0.txt"], "the caption byte for byte")
+        #expect(summary.copiedMembers == 1)
+        #expect(summary.skipped.map(\.name) == ["s4.gz", "s5.tar"])
         #expect(summary.skipped.map(\.reason) == [
-            "left out of the redacted shard: not an image (--copy-unknown copies it)",
             "left out of the redacted shard: gzip data, which facepipe does not look inside (--copy-unknown copies it)",
             "left out of the redacted shard: a tar archive, which facepipe does not look inside (--copy-unknown copies it)",
         ])

@@ -22,9 +22,9 @@ public struct RunConfiguration: Sendable {
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
     /// place of `DIR/images` (``RedactedShards``).
     public var redactedShards: Bool
-    /// With ``redactedShards``: copy members that are not pictures (text,
-    /// JSON, compressed or archived data…) into the shards byte for byte;
-    /// without it only redacted images go into a shard (``ShardMember``).
+    /// With ``redactedShards``: also copy compressed or archived members
+    /// (which facepipe does not look inside) into the shards byte for byte;
+    /// without it they are left out. Pictures are never copied (``ShardMember``).
     public var copyUnknown: Bool
     /// Remove another run's results from the output folder before writing
     /// (``OutputFolderRule``); without it such a folder is refused.

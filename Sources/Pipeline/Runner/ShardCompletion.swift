@@ -5,7 +5,7 @@ import Foundation
 /// naming what it stands for, so `facepipe merge` can check every shard ran
 /// the same pipeline, models and input list, that its manifest is the one
 /// it wrote and that every output file it merges is the one the shard wrote.
-/// Read back (from a folder that may come from anyone) by ``RunFolder``,
+/// Read back (from a folder that may come from anyone) by ``ShardedRunFolder``,
 /// which checks it with ``check(path:index:count:)`` before use.
 public struct ShardCompletion: Codable, Sendable, Equatable {
     public static let fileName = "_SUCCESS"

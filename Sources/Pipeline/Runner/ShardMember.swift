@@ -3,19 +3,18 @@ import ImageCodecs
 
 /// How `--redacted-shards` treats a regular member of an input tar.
 ///
-/// A shard holds only what facepipe has seen to be safe: the redacted
-/// images, and, when the run asks for it (`--copy-unknown`), members it does
-/// not recognise as pictures. So:
+/// A shard is a drop-in replacement for its input (a WebDataset sample keeps
+/// its captions and labels), and holds no picture facepipe has not redacted:
 ///
 /// - a member named or sniffed as an image (JPEG, PNG, and everything
 ///   ``ImageLikeFormat`` recognises: PPM, QOI, SVG, WebP, TIFF, HEIF…, by
 ///   content, whatever its name) goes through the pipeline; its redacted
 ///   image takes its place, or, when facepipe cannot decode it, it is left
 ///   out (its manifest row says why). It is never copied.
-/// - any other member is left out (listed as skipped, with the reason)
-///   unless the run copies unknown members, in which case it is copied byte
-///   for byte — compressed and archived members (gzip, zip, a tar…) too:
-///   facepipe does not look inside them.
+/// - a compressed or archived member (gzip, zip, a tar…: facepipe does not
+///   look inside, and it may hold pictures) is left out, listed as skipped
+///   with the reason, unless the run asks for it (`--copy-unknown`).
+/// - any other member (captions, JSON, class labels…) is copied byte for byte.
 package enum ShardMember: Equatable, Sendable {
     case image
     case copied
@@ -31,10 +30,10 @@ package enum ShardMember: Equatable, Sendable {
     package init(name: String, data: [UInt8], copyUnknown: Bool) {
         if ImageFormat(sniffing: data) != nil || Self.hasImageExtension(name) || ImageLikeFormat(sniffing: data) != nil {
             self = .image
-        } else if copyUnknown {
-            self = .copied
+        } else if let packed = Self.packedKind(data), !copyUnknown {
+            self = .leftOut(reason: "left out of the redacted shard: \(packed), which facepipe does not look inside (--copy-unknown copies it)")
         } else {
-            self = .leftOut(reason: Self.leftOutReason(data))
+            self = .copied
         }
     }
 
@@ -42,12 +41,6 @@ package enum ShardMember: Equatable, Sendable {
         let last = name.split(separator: "/").last ?? ""
         guard let dot = last.lastIndex(of: ".") else { return false }
         return imageExtensions.contains(last[last.index(after: dot)...].lowercased())
-    }
-
-    /// Why a member that is not a picture is not in its shard, naming what it is when it is packed.
-    static func leftOutReason(_ data: [UInt8]) -> String {
-        let what = packedKind(data).map { "\($0), which facepipe does not look inside" } ?? "not an image"
-        return "left out of the redacted shard: \(what) (--copy-unknown copies it)"
     }
 
     /// The compression or archive format `data` starts with, if any.

@@ -8,7 +8,7 @@ import Foundation
 /// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
 ///
-/// OUT may come from anyone: it is read through ``RunFolder`` and written
+/// OUT may come from anyone: it is read through ``ShardedRunFolder`` and written
 /// through its ``OutputDirectory`` handle (no link below OUT is followed
 /// either way); each `_SUCCESS` is checked for its own folder; only the
 /// files a shard's manifest names (and the other crops of the faces it
@@ -23,7 +23,7 @@ public enum ShardMerge {
     }
 
     public static func merge(into out: URL) throws(ShardError) -> Summary {
-        let folder = try RunFolder(out)
+        let folder = try ShardedRunFolder(out)
         let root = folder.path
         let shardsPath = root + "/shards"
         let found = try folder.shardFolders()
@@ -71,7 +71,7 @@ public enum ShardMerge {
             guard data.count == completion.manifestBytes, sha256Hex(data) == completion.manifestSHA256 else {
                 throw .mismatch("\(shardPath)/manifest.csv is not the manifest its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
-            let table = try RunFolder.manifest(decoding: data, path: shardPath + "/manifest.csv")
+            let table = try ShardedRunFolder.manifest(decoding: data, path: shardPath + "/manifest.csv")
             if manifest.isEmpty { manifest += table.header } else if !manifest.starts(with: table.header) {
                 throw .mismatch("\(shardPath)/manifest.csv has other manifest columns than shard 0-of-\(count)")
             }

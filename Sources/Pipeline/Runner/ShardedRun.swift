@@ -46,7 +46,7 @@ public enum ShardedRun {
         let assignment = try assignment(arguments, count: shard.count)
         let folder = folder(shard, in: out)
         let models = plan.faceModels.models.map { "\($0.fileName) \($0.sha256)" }
-        if let done = try? RunFolder(out).completion(of: shard), done.pipelineFingerprint == plan.fingerprint,
+        if let done = try? ShardedRunFolder(out).completion(of: shard), done.pipelineFingerprint == plan.fingerprint,
            done.inputs == assignment.paths, done.models == models, done.shard == shard.index, done.shardCount == shard.count {
             return .alreadyComplete
         }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A run folder as `facepipe merge` reads it — one that may come from
+/// A sharded run folder (`OUT/shards/<i>-of-<n>/`) as `facepipe merge` reads it — one that may come from
 /// anyone (shards copied from a cluster): every read goes through one
 /// ``OutputDirectory`` handle on the folder, one component at a time
 /// without following links, never above the folder, and each file is
 /// size-limited before it is read. What is read is checked before use:
 /// `_SUCCESS` by ``ShardCompletion/check(path:index:count:)``, `run.json`
 /// and `manifest.csv` by the decoders below (which `fuzz-run-folder` feeds).
-package final class RunFolder {
+package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory
 
