@@ -65,7 +65,7 @@ package struct YuNetSearchPlan: Sendable, Equatable {
 
     /// Equal spans covering `0..<extent`, each at most `maximumTile` long,
     /// neighbours overlapping by at least `overlap`; the last ends at `extent`.
-    static func spans(_ extent: Int) -> [(start: Int, length: Int)] {
+    package static func spans(_ extent: Int) -> [(start: Int, length: Int)] {
         guard extent > maximumTile else { return [(0, extent)] }
         let count = (extent - overlap + (maximumTile - overlap) - 1) / (maximumTile - overlap)
         let length = min(maximumTile, (extent + (count - 1) * overlap + count - 1) / count)

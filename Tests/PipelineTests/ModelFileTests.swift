@@ -4,17 +4,22 @@ import Pipeline
 import Testing
 import _TestSupport
 
-/// The model hashes exist twice: in scripts/models.sha256 (what setup verifies
-/// when it downloads) and in the catalogue `FaceModel` (what `compile()`
-/// verifies before a run). They must never drift apart.
+/// The model hashes exist twice: in scripts/models.sha256 and
+/// scripts/yunet.sha256 (what setup verifies when it downloads; the second
+/// also holds YuNet's licence file) and in the catalogue `FaceModel` (what
+/// `compile()` verifies before a run). They must never drift apart.
 @Test func modelHashesMatchTheSetupChecksums() throws {
-    let listing = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("scripts/models.sha256"), encoding: .utf8)
+    var listing = ""
+    for file in ["scripts/models.sha256", "scripts/yunet.sha256"] {
+        listing += try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(file), encoding: .utf8) + "\n"
+    }
     var expected: [String: String] = [:]
     for line in listing.split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count == 2 else { continue }
         expected[String(fields[1])] = String(fields[0])
     }
+    expected["yunet_s.LICENSE"] = nil
     #expect(expected.count == FaceModel.allCases.count)
     for model in FaceModel.allCases {
         #expect(expected[model.fileName] == model.sha256, "\(model.fileName)")

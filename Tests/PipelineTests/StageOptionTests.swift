@@ -77,7 +77,7 @@ import Testing
     @Test func anUnparsableValueSaysWhatItExpects() throws {
         let cases: [(StageOverride, String)] = [
             (.minFaceSize("big"), "stage detect-faces: option min-face-size expects pixels like 20px or a fraction of the image width like 0.05, got \"big\""),
-            (.detectorMode("quick"), "stage detect-faces: option mode expects fast, accurate or sparse, got \"quick\""),
+            (.detectorMode("quick"), "stage detect-faces: option mode expects fast, accurate, sparse or yunet, got \"quick\""),
             (.minConfidence("high"), "stage filter-confidence: option at-least expects a number like 0.5, got \"high\""),
             (StageOverride(stage: "landmarks", option: "iris", value: "no"), "stage landmarks: option iris expects true or false, got \"no\""),
             (StageOverride(stage: "annotate", option: "thickness", value: "thick"), "stage annotate: option thickness expects auto or a whole number, got \"thick\""),

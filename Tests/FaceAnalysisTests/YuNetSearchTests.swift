@@ -1,0 +1,80 @@
+import FaceAnalysis
+import Foundation
+import ImageCore
+import Testing
+import _TestSupport
+
+/// `DetectorMode.yunet`: the search plan's levels and tiles, and that tiling
+/// a large picture finds what YuNet finds on the photo alone.
+struct YuNetSearchTests {
+    @Test(arguments: [1, 200, 1024, 1025, 1100, 2000, 3000, 4000, 9000])
+    func spansCoverTheExtentWithTheOverlap(_ extent: Int) {
+        let spans = YuNetSearchPlan.spans(extent)
+        #expect(spans.first?.start == 0)
+        #expect(spans.last.map { $0.start + $0.length } == extent)
+        #expect(Set(spans.map(\.length)).count == 1, "one plan per level")
+        for span in spans { #expect(span.length <= YuNetSearchPlan.maximumTile) }
+        for (a, b) in zip(spans, spans.dropFirst()) {
+            #expect(a.start + a.length - b.start >= YuNetSearchPlan.overlap, "\(a) \(b)")
+            #expect(b.start > a.start)
+        }
+    }
+
+    @Test func levelsShrinkByTheFactorUntilOneTileHoldsALevel() {
+        let plan = YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 20)
+        #expect(plan.levels.map(\.scale) == [1, 4])
+        #expect(plan.levels.map(\.width) == [4000, 1000])
+        #expect(plan.levels[1].tiles.count == 1)
+        #expect(plan.levels[0].tiles.count == 20)
+        // A coarser floor starts coarser: 100-px faces are 20 px at 1:5.
+        #expect(YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 100).levels.map(\.scale) == [5])
+        #expect(YuNetSearchPlan(width: 300, height: 200, minFacePixels: 0).levels.map(\.tiles.count) == [1])
+    }
+
+    @Test func innerEdgesOnlyAreEdges() {
+        let plan = YuNetSearchPlan(width: 1800, height: 900, minFacePixels: 20)
+        let tiles = plan.levels[0].tiles
+        #expect(tiles.count == 2)
+        let left = tiles[0]
+        #expect(!left.innerLeft && !left.innerTop && left.innerRight && !left.innerBottom)
+        #expect(YuNetSearchPlan.touchesInnerEdge(Rect(x: Float(left.width) - 10, y: 100, width: 8, height: 8), of: left))
+        #expect(!YuNetSearchPlan.touchesInnerEdge(Rect(x: 0, y: 0, width: 8, height: 8), of: left))
+    }
+
+    /// t1.jpg shrunk so its faces are 20–30 px, pasted where the first two
+    /// tiles of a 3200×2400 picture overlap, so some faces are cut by a tile
+    /// edge: every face YuNet finds on the photo alone is found once, at the
+    /// same place. (Not to the bit: YuNet sees other pixels around the photo
+    /// and another 32-px grid, which moves boxes by a pixel or two and scores
+    /// by a few hundredths, and may add a detection the photo alone lacks.)
+    @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"))
+    func aTiledPictureGivesThePhotosFaces() throws {
+        let photo = try FaceTestSupport.photo("t1.jpg").downscaledAreaAverage(width: 320, height: 222)
+        let analyzer = try FaceTestSupport.analyzer()
+        let options = FaceDetectionOptions(mode: .yunet, minFaceSize: 0)
+        let alone = try analyzer.detect(in: photo, options: options)
+        #expect(alone.count >= 5, "t1 at 320 px: \(alone.count) faces")
+        let plan = YuNetSearchPlan(width: 3200, height: 2400, minFacePixels: 0)
+        let second = plan.levels[0].tiles[1]
+        let origin = (x: second.x - 150, y: 700)
+        var pixels = [UInt8](repeating: 40, count: 3200 * 2400 * 3)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                for c in 0..<3 { pixels[((origin.y + y) * 3200 + origin.x + x) * 3 + c] = photo.pixels[(y * photo.width + x) * 3 + c] }
+            }
+        }
+        let big = try analyzer.detect(in: RGBImage(width: 3200, height: 2400, pixels: pixels), options: options)
+        for (i, a) in big.enumerated() {
+            for b in big[(i + 1)...] { #expect(a.box.intersectionOverUnion(b.box) <= 0.3, "one face found twice: \(a.box) \(b.box)") }
+        }
+        for face in alone {
+            let moved = Rect(x: face.box.x + Float(origin.x), y: face.box.y + Float(origin.y), width: face.box.width, height: face.box.height)
+            let matches = big.filter { $0.box.intersectionOverUnion(moved) > 0.6 }
+            #expect(matches.count == 1, "face at \(moved): \(matches.count) matches")
+            if let match = matches.first {
+                #expect(abs(match.score - face.score) <= 0.05, "\(match.score) vs \(face.score)")
+                #expect(match.keypoints.count == 4)
+            }
+        }
+    }
+}
