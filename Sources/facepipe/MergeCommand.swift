@@ -28,9 +28,10 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         do {
             let summary = try ShardMerge.merge(into: URL(fileURLWithPath: out))
-            print("facepipe: merged \(summary.shards) shards of \(summary.pipeline): \(summary.rows) manifest rows, \(summary.files) files in \(out)")
+            // The pipeline name and any name in an error come from the shards: shown escaped.
+            print(TerminalText.escaped("facepipe: merged \(summary.shards) shards of \(summary.pipeline): \(summary.rows) manifest rows, \(summary.files) files in \(out)"))
         } catch {
-            throw UsageFailure(message: error.description)
+            throw UsageFailure(message: TerminalText.escaped(error.description))
         }
     }
 }
