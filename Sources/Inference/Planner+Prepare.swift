@@ -272,13 +272,24 @@ extension Planner {
             try setOutput(outShape)
             return Node(kind: .concatenation(axis: axis), inputs: inputs, output: output)
 
-        case .resizeBilinear:
-            guard case let .resizeBilinear(alignCorners, halfPixel) = op.options else { throw InferenceError("\(label) lacks its options") }
+        case .resizeBilinear, .resizeNearestNeighbor:
+            let kind: Node.Kind
+            var checkSize: (Int, Int) -> Bool = { _, _ in true }
+            switch op.options {
+            case let .resizeBilinear(alignCorners, halfPixel):
+                kind = .resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel)
+                checkSize = { _, _ in !(alignCorners && halfPixel) }
+            case let .resizeNearestNeighbor(alignCorners, halfPixel):
+                kind = .resizeNearestNeighbor(alignCorners: alignCorners, halfPixelCenters: halfPixel)
+                checkSize = { height, width in height <= 1 << 16 && width <= 1 << 16 }
+            default:
+                throw InferenceError("\(label) lacks its options")
+            }
             let input = try activationInput(0)
             let size = try int32s(try operand(1))
             let (h, w, c) = try image(input)
-            guard size.count == 2, size[0] >= 1, size[1] >= 1, !(alignCorners && halfPixel) else {
-                throw InferenceError("\(label): size \(size) (align_corners \(alignCorners), half_pixel_centers \(halfPixel)) is invalid")
+            guard size.count == 2, size[0] >= 1, size[1] >= 1, checkSize(size[0], size[1]) else {
+                throw InferenceError("\(label): size \(size) (\(op.options)) is invalid")
             }
             var outSize = (height: size[0], width: size[1])
             if resized {
@@ -292,29 +303,7 @@ extension Planner {
             }
             try requireFloat32Output()
             try setOutput([1, outSize.height, outSize.width, c])
-            return Node(kind: .resizeBilinear(alignCorners: alignCorners, halfPixelCenters: halfPixel), inputs: [input], output: output)
-
-        case .resizeNearestNeighbor:
-            guard case let .resizeNearestNeighbor(alignCorners, halfPixel) = op.options else { throw InferenceError("\(label) lacks its options") }
-            let input = try activationInput(0)
-            let size = try int32s(try operand(1))
-            let (h, w, c) = try image(input)
-            guard size.count == 2, size[0] >= 1, size[1] >= 1, size[0] <= 1 << 16, size[1] <= 1 << 16 else {
-                throw InferenceError("\(label): size \(size) is invalid")
-            }
-            var outSize = (height: size[0], width: size[1])
-            if resized {
-                // Keep the declared (integral) scale factor rather than the declared size.
-                let declaredIn = graph.tensors[input].shape
-                guard declaredIn.count == 4, declaredIn[1] >= 1, declaredIn[2] >= 1,
-                      size[0] % declaredIn[1] == 0, size[1] % declaredIn[2] == 0 else {
-                    throw InferenceError("\(label): resizing \(declaredIn) to \(size) is not an integral upscale, so the model cannot be planned at another input size")
-                }
-                outSize = (h * (size[0] / declaredIn[1]), w * (size[1] / declaredIn[2]))
-            }
-            try requireFloat32Output()
-            try setOutput([1, outSize.height, outSize.width, c])
-            return Node(kind: .resizeNearestNeighbor(alignCorners: alignCorners, halfPixelCenters: halfPixel), inputs: [input], output: output)
+            return Node(kind: kind, inputs: [input], output: output)
 
         case .depthToSpace:
             guard case let .depthToSpace(block) = op.options else { throw InferenceError("\(label) lacks its options") }

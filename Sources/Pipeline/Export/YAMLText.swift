@@ -4,19 +4,7 @@
 /// can neither end the line it is on nor become a key of its own.
 enum YAMLText {
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where needsEscape(scalar): out += "\\u" + hex4(scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONText.quoted(text, alsoEscaping: needsEscape)
     }
 
     /// C0 controls, DEL, C1 controls (NEL U+0085 is a YAML 1.1 line
@@ -27,10 +15,5 @@ enum YAMLText {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
         default: false
         }
-    }
-
-    private static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

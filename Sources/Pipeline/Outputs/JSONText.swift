@@ -33,7 +33,9 @@ struct JSONText {
         close("]")
     }
 
-    static func quoted(_ s: String) -> String {
+    /// `s` as a JSON string; scalars `alsoEscaping` accepts are written as
+    /// `\uXXXX` too (YAML's double-quoted scalars take the same escapes: ``YAMLText``).
+    static func quoted(_ s: String, alsoEscaping: (Unicode.Scalar) -> Bool = { _ in false }) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -42,7 +44,7 @@ struct JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || alsoEscaping(scalar): out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }
