@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Confidence a kept face needs (0…1); = --set filter-confidence.at-least=X.", valueName: "X"))
     var minConfidence: String?
 
-    @Option(name: .long, help: ArgumentHelp("Detector mode: fast, accurate or sparse; = --set detect-faces.mode=MODE.", valueName: "MODE"))
+    @Option(name: .long, help: ArgumentHelp("Detector mode: fast, accurate, sparse or yunet (YuNet-s, docs/YUNET.md); = --set detect-faces.mode=MODE.", valueName: "MODE"))
     var mode: String?
 
     func validate() throws {

@@ -33,7 +33,7 @@ public struct StageOverride: Sendable, Hashable, Codable, CustomStringConvertibl
         StageOverride(stage: "filter-confidence", option: "at-least", value: threshold)
     }
 
-    /// `--mode fast|accurate|sparse`: `detect-faces.mode`.
+    /// `--mode fast|accurate|sparse|yunet`: `detect-faces.mode`.
     public static func detectorMode(_ mode: String) -> StageOverride {
         StageOverride(stage: "detect-faces", option: "mode", value: mode)
     }
