@@ -117,7 +117,7 @@ bench-redaction: build venv
 	@benchmarks/redaction.sh
 
 ## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
-## records), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
+## records, run folders: _SUCCESS, run.json, manifest), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
 ## and leaves its input in .build/fuzz/findings/<target>/.
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
