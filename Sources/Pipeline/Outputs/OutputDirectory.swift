@@ -24,6 +24,8 @@ final class OutputDirectory: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let path: String
         let reason: String
+        /// Whether a component on the way is a symbolic link (or not a folder).
+        var isLink = false
         var description: String { "cannot write \(path): \(reason)" }
     }
 
@@ -158,6 +160,20 @@ final class OutputDirectory: @unchecked Sendable {
         let components = try Self.components(of: relativePath, in: path)
         guard let folder = try openFolder(components, relativePath: relativePath, create: false) else { return nil }
         return OutputDirectory(path: path + "/" + relativePath, descriptor: folder)
+    }
+
+    /// Runs `body` with the open folder `components` below this one (this
+    /// folder for none), reached one component at a time without following
+    /// links and never created; nil when one is missing. The rule every
+    /// read of a received folder goes through (``RunFolder``).
+    func withFolder<T>(_ components: [String], _ body: (Int32) throws(RunFolderError) -> T) throws(RunFolderError) -> T? {
+        let folder: Int32?
+        do { folder = try openFolder(components, relativePath: components.joined(separator: "/"), create: false) } catch {
+            throw error.isLink ? .symbolicLink(path: error.path) : .unreadable(path: error.path, reason: error.reason)
+        }
+        guard let folder else { return nil }
+        defer { if folder != descriptor { close(folder) } }
+        return try body(folder)
     }
 
     /// The bytes of the file at `relativePath` below this folder, reached
@@ -380,7 +396,7 @@ final class OutputDirectory: @unchecked Sendable {
 
     private func linkFailure(_ relativePath: String, component: String) -> Failure {
         Failure(path: path + "/" + relativePath,
-                reason: "\(component) is a symbolic link or not a folder; refusing to follow it out of the output folder")
+                reason: "\(component) is a symbolic link or not a folder; refusing to follow it out of the output folder", isLink: true)
     }
 
     private func failure(_ relativePath: String, _ code: Int32) -> Failure {

@@ -37,37 +37,27 @@ public struct RunFolder: Sendable {
     /// Whether `path` is inside the folder and names a file or folder there,
     /// no component of it a symbolic link.
     public func holds(_ path: String) -> Bool {
-        guard let parts = Self.components(of: path), let folder = try? parentDescriptor(of: parts, path: path) else { return false }
-        defer { close(folder) }
-        var status = stat()
-        return fstatat(folder, parts[parts.count - 1], &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT != S_IFLNK
+        guard let parts = Self.components(of: path), let folder = try? OutputDirectory(path: root.path) else { return false }
+        let found = try? folder.withFolder(Array(parts.dropLast())) { descriptor throws(RunFolderError) in
+            var status = stat()
+            return fstatat(descriptor, parts[parts.count - 1], &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT != S_IFLNK
+        }
+        return found == true
     }
 
-    /// The regular file `path` inside the folder, open.
+    /// The regular file `path` inside the folder, open: its folders reached
+    /// as ``OutputDirectory`` reaches them (no link followed), the file
+    /// itself opened by ``RegularFile`` (no link, FIFO or device).
     func open(_ path: String) throws(RunFolderError) -> RegularFile {
         guard let parts = Self.components(of: path) else { throw .outsideFolder(path: path) }
-        let folder = try parentDescriptor(of: parts, path: path)
-        defer { close(folder) }
-        return try RegularFile(parts[parts.count - 1], in: folder, shownAs: path)
-    }
-
-    /// The folder holding the last of `parts`, opened through each component
-    /// without following links; the caller closes it.
-    private func parentDescriptor(of parts: [String], path: String) throws(RunFolderError) -> Int32 {
-        var folder = Glibc.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { throw .unreadable(path: root.path, reason: String(cString: strerror(errno))) }
-        for part in parts.dropLast() {
-            let next = openat(folder, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0 {
-                let code = errno
-                let isLink = RegularFile.isLink(part, in: folder)
-                close(folder)
-                if isLink || code == ELOOP { throw .symbolicLink(path: path) }
-                throw .unreadable(path: path, reason: String(cString: strerror(code)))
-            }
-            close(folder)
-            folder = next
+        let folder: OutputDirectory
+        do { folder = try OutputDirectory(path: root.path) } catch {
+            throw .unreadable(path: root.path, reason: error.reason)
         }
-        return folder
+        let file = try folder.withFolder(Array(parts.dropLast())) { descriptor throws(RunFolderError) in
+            try RegularFile(parts[parts.count - 1], in: descriptor, shownAs: path)
+        }
+        guard let file else { throw .unreadable(path: path, reason: String(cString: strerror(ENOENT))) }
+        return file
     }
 }
