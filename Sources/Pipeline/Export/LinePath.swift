@@ -22,9 +22,6 @@ enum LinePath {
     }
 
     private static func needsEncoding(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x25, 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
-        default: false
-        }
+        scalar == "%" || scalar.isControlOrLineBreak
     }
 }

@@ -11,9 +11,6 @@ enum YAMLText {
     /// break), the line and paragraph separators, the byte order mark and
     /// the noncharacters U+FFFE/U+FFFF.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
-        default: false
-        }
+        scalar.isControlOrLineBreak || [0xFEFF, 0xFFFE, 0xFFFF].contains(scalar.value)
     }
 }

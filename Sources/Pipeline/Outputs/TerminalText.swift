@@ -29,9 +29,6 @@ public enum TerminalText {
     /// C0 controls, DEL, C1 controls, U+2028/U+2029 and the bidi embedding,
     /// override and isolate controls (U+202A–U+202E, U+2066–U+2069).
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        scalar.isControlOrLineBreak || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }
