@@ -74,11 +74,15 @@ public struct FaceSize: Sendable, Hashable, Codable, CustomStringConvertible,
         value.isFinite && abs(value) < 1e9 && value.rounded() == value
     }
 
-    func validate() throws(FaceAnalysisError) {
+    /// Checks the range; a whole number over 1 given as a fraction (`40`)
+    /// is most likely pixels, and the message says so (`did you mean 40px?`).
+    public func validate() throws(FaceAnalysisError) {
         switch unit {
         case .fraction:
             guard value.isFinite, value >= 0, value <= 1 else {
-                throw .invalidOption("minFaceSize must be a fraction in 0…1 or pixels like 20px, got \(value)")
+                let whole = Self.isSmallWholeNumber(value)
+                let hint = whole && value > 1 ? "; did you mean \(Int(value))px?" : ""
+                throw .invalidOption("\(whole ? String(Int(value)) : String(value)) is neither a fraction of the image width in 0…1 nor pixels like 20px\(hint)")
             }
         case .pixels:
             guard value.isFinite, value >= 0, value <= 100_000 else {

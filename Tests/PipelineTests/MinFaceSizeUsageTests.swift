@@ -34,4 +34,19 @@ struct MinFaceSizeUsageTests {
         #expect(!result.stderr.contains("Swift runtime failure"), "\(label)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "\(label): nothing written")
     }
+
+    /// A whole number over 1 is taken as a fraction, so `40` is out of range:
+    /// the message names the option and the value and suggests `40px`.
+    @Test(arguments: Form.allCases)
+    func aBareNumberSuggestsPixels(_ form: Form) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("out")
+        let result = try FacepipeProcess.run(Self.arguments(form, "40", input: input.path, out: out.path), in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("option min-face-size 40 is neither a fraction of the image width in 0…1 nor pixels like 20px; did you mean 40px?"),
+                "\(form): \(result.stderr.prefix(300))")
+    }
 }

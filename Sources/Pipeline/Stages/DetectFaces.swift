@@ -54,10 +54,21 @@ public struct DetectFaces: Stage {
 
     public func validate() throws(PipelineError) {
         do {
+            try options.minFaceSize.validate()
+        } catch {
+            throw .invalidOption(stage: "detect-faces", option: "min-face-size", reason: Self.reason(error))
+        }
+        do {
             try options.validate()
         } catch {
-            throw .invalidOption(stage: "detect-faces", option: "options", reason: error.description)
+            throw .invalidOption(stage: "detect-faces", option: "min-score", reason: Self.reason(error))
         }
+    }
+
+    /// The message of an option error, without FaceAnalysis's prefix.
+    private static func reason(_ error: FaceAnalysisError) -> String {
+        if case let .invalidOption(message) = error { return message }
+        return error.description
     }
 
     public func process(_ frame: Frame<Phase.Upright>, context: StageContext) throws -> Frame<Phase.Detected> {
