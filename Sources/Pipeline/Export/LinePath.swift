@@ -6,19 +6,12 @@
 /// character is written as it is. `urllib.parse.unquote` gives the name back.
 enum LinePath {
     static func encoded(_ path: String) -> String {
-        guard path.unicodeScalars.contains(where: needsEncoding) else { return path }
-        var out = ""
-        for scalar in path.unicodeScalars {
-            guard needsEncoding(scalar) else {
-                out.unicodeScalars.append(scalar)
-                continue
-            }
-            for byte in String(scalar).utf8 {
+        path.escapingScalars(where: needsEncoding) { scalar in
+            String(scalar).utf8.map { byte in
                 let digits = String(byte, radix: 16, uppercase: true)
-                out += "%" + (digits.count == 1 ? "0" : "") + digits
-            }
+                return "%" + (digits.count == 1 ? "0" : "") + digits
+            }.joined()
         }
-        return out
     }
 
     private static func needsEncoding(_ scalar: Unicode.Scalar) -> Bool {

@@ -11,3 +11,17 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension String {
+    /// The text with each scalar `needsEscape` accepts replaced by
+    /// `escape(scalar)`; the text itself when none does. The loop every
+    /// format's escaping shares (``TerminalText``, `LinePath`).
+    func escapingScalars(where needsEscape: (Unicode.Scalar) -> Bool, as escape: (Unicode.Scalar) -> String) -> String {
+        guard unicodeScalars.contains(where: needsEscape) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            if needsEscape(scalar) { out += escape(scalar) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}

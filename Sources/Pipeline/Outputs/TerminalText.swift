@@ -9,21 +9,14 @@ public enum TerminalText {
     /// and the Unicode line and paragraph separators and bidi controls.
     /// Printable text, backslashes included, is unchanged.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
-                out.unicodeScalars.append(scalar)
-                continue
-            }
+        text.escapingScalars(where: needsEscape) { scalar in
             switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             }
         }
-        return out
     }
 
     /// C0 controls, DEL, C1 controls, U+2028/U+2029 and the bidi embedding,
