@@ -144,13 +144,9 @@ final class OutputDirectory: @unchecked Sendable {
         let name = components.removeLast()
         guard let parent = (try? openFolder(components, relativePath: relativePath, create: false)) ?? nil else { return nil }
         defer { if parent != descriptor { close(parent) } }
-        // O_NONBLOCK: a FIFO planted at the name must not block the run.
-        let file = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return body(file, Int(status.st_size))
+        // RegularFile: no link, and O_NONBLOCK so a FIFO planted at the name cannot block the run.
+        guard let file = try? RegularFile(name, in: parent) else { return nil }
+        return body(file.descriptor, Int(file.size))
     }
 
     /// The folder `relativePath` below this one when it exists, reached
