@@ -78,7 +78,7 @@ run() {
     echo "  $name: $(cat "$WORK/$name.seconds") s"
 }
 
-for mode in fast accurate sparse yunet; do
+for mode in fast accurate pyramid sparse yunet; do
     run "facepipe-$mode" "$BIN" detect --mode "$mode" --min-score 0.5 --min-confidence 0.5 --min-face-size 0 --workers 1
 done
 run mediapipe-short "$MP_VENV/bin/python" benchmarks/eval/mediapipe_detect.py --model 0 --min-score 0.5
@@ -111,7 +111,7 @@ for floor in "${FLOORS[@]}"; do pipeline faces "$floor"; done
 specs=()
 for name in pipeline-faces pipeline-faces-nopresence pipeline-training-annotations pipeline-training-annotations-nopresence \
             $(for floor in "${FLOORS[@]}"; do echo "pipeline-faces-floor-$floor"; done) \
-            facepipe-fast facepipe-accurate facepipe-sparse facepipe-yunet yunet mediapipe-short mediapipe-full; do
+            facepipe-fast facepipe-accurate facepipe-pyramid facepipe-sparse facepipe-yunet yunet mediapipe-short mediapipe-full; do
     label="${name/facepipe-/facepipe detect }"; label="${label/mediapipe-/MediaPipe }"; label="${label/yunet/YuNet}"
     label="${label/pipeline-/facepipe run }"; label="${label/-nopresence/ (no presence check)}"
     label="${label/-floor-/ --min-face-size }"

@@ -12,7 +12,7 @@ package struct DetectorConfiguration: Sendable, Hashable {
     /// upsampled branch lines up with its shortcut.
     package var totalStride: Int
 
-    /// The detector accurate mode runs on its canvases: short range. Its
+    /// The detector pyramid mode runs on its canvases: short range. Its
     /// 128-px training frames hold faces of 20–75 % of the frame, i.e. the
     /// 28–56 px faces a pyramid level serves sit in its range, and it costs
     /// about 0.6× the full-range model per input pixel (measured: DetectionRegionPlan).
@@ -35,7 +35,7 @@ package struct DetectorConfiguration: Sendable, Hashable {
     package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
         switch mode {
         case .fast, .yunet: .shortRange
-        case .accurate: .fullRange
+        case .accurate, .pyramid: .fullRange
         case .sparse: .fullRangeSparse
         }
     }

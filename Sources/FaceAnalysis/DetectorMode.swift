@@ -4,14 +4,23 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     /// `face_detection_short_range` (128×128) on the whole frame: faces
     /// within about 2 m that fill a good part of the picture.
     case fast
+    /// Both detector families, for every face from the size `minFaceSize`
+    /// asks for: YuNet-s as in `.yunet` (its stride-8 heads are made for
+    /// 10–20 px faces, and it finds real faces in crowds that BlazeFace
+    /// misses) and BlazeFace as in `.pyramid` (it finds faces YuNet misses,
+    /// mostly turned in-plane or in grey), merged by ``DetectorFusion``: a
+    /// face both find is kept, a face one finds must clear that detector's
+    /// own bar (``UnconfirmedFaces``). The default of facepipe's pipelines.
+    case accurate
     /// For large images, `face_detection_short_range` on an image pyramid
     /// down to the size `minFaceSize` asks for, each level covered by a few
     /// canvases of up to 384×384 that the (fully convolutional) detector
     /// reads in one pass each, and on the whole frame (128×128), merged by
     /// weighted NMS. Finds small faces in large images at a cost
     /// proportional to the pixels searched. Images too small for a pyramid:
-    /// `face_detection_full_range` (192×192) on the whole frame.
-    case accurate
+    /// `face_detection_full_range` (192×192) on the whole frame. MediaPipe's
+    /// models only (facepipe's `accurate` mode before YuNet).
+    case pyramid
     /// `face_detection_full_range_sparse` (192×192) on the whole frame.
     case sparse
     /// YuNet-s (libfacedetection; docs/YUNET.md), made for small faces: at
@@ -27,8 +36,10 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     public var mode: DetectorMode
     /// Smallest face to report: a fraction of the image width (ML Kit's
     /// `minFaceSize`, default 0.1) or pixels (see ``FaceSize``). Compared
-    /// with the detection box width. In `.accurate` mode it also sets how
-    /// fine the pyramid goes.
+    /// with the longer side of the detection box (BlazeFace's boxes are
+    /// square; YuNet's are about 1.25 times taller than wide, as a face
+    /// is). In `.accurate`, `.pyramid` and `.yunet` modes it also sets how
+    /// fine the search goes.
     public var minFaceSize: FaceSize
     /// Detections below this confidence are dropped (MediaPipe's minimum
     /// detection confidence, default 0.5; values below 0.5 act as 0.5).
@@ -36,13 +47,17 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     /// The arithmetic of the detector on `.accurate` mode's pyramid canvases
     /// (see ``DetectorArithmetic``); default fp32.
     public var canvasArithmetic: DetectorArithmetic
+    /// In `.accurate` mode, which faces only one of the two detectors found
+    /// are kept (``UnconfirmedFaces``); default `.scored`.
+    public var unconfirmed: UnconfirmedFaces
 
     public init(mode: DetectorMode = .fast, minFaceSize: FaceSize = .fraction(0.1), minScore: Float = 0.5,
-                canvasArithmetic: DetectorArithmetic = .float32) {
+                canvasArithmetic: DetectorArithmetic = .float32, unconfirmed: UnconfirmedFaces = .scored) {
         self.mode = mode
         self.minFaceSize = minFaceSize
         self.minScore = minScore
         self.canvasArithmetic = canvasArithmetic
+        self.unconfirmed = unconfirmed
     }
 
     /// Checks ranges; `FaceAnalyzer.detect` calls it before any work.

@@ -3,14 +3,16 @@ import ImageCore
 extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
-    /// Letterbox → detector → anchor decoding → weighted NMS (IoU 0.3) →
-    /// image pixels; in `.accurate` mode on large images also canvases over
-    /// an image pyramid (`DetectionRegionPlan`), merged across regions.
-    /// Faces narrower than `minFaceSize` (in pixels for this image) or scoring below
-    /// `minScore` are dropped; the boxes of the rest are reported as
-    /// `TurnedFaceBox` makes them (larger for a face turned in-plane). Sorted by score
-    /// (highest first), ties by position, so the order is deterministic. An
-    /// empty image gives no faces.
+    /// `.accurate`: YuNet-s and BlazeFace's pyramid, merged by
+    /// `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
+    /// BlazeFace modes: letterbox → detector → anchor decoding → weighted
+    /// NMS (IoU 0.3) → image pixels; in `.pyramid` mode on large images also
+    /// canvases over an image pyramid (`DetectionRegionPlan`), merged across
+    /// regions, and BlazeFace's boxes reported as `TurnedFaceBox` makes them
+    /// (larger for a face turned in-plane). Faces whose box's longer side is
+    /// under `minFaceSize` (in pixels for this image) or scoring below
+    /// `minScore` are dropped. Sorted by score (highest first), ties by
+    /// position, so the order is deterministic. An empty image gives no faces.
     public func detect(in image: RGBImage, options: FaceDetectionOptions = FaceDetectionOptions()) throws(FaceAnalysisError) -> [FaceDetection] {
         try detect(in: image, options: options, allowTiling: true)
     }
@@ -20,11 +22,36 @@ extension FaceAnalyzer {
     package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
         guard image.width > 0, image.height > 0 else { return [] }
-        if options.mode == .yunet { return try detectWithYuNet(in: image, options: options) }
+        let found: [FaceDetection]
+        switch options.mode {
+        case .yunet:
+            found = try detectWithYuNet(in: image, options: options)
+        case .accurate:
+            var pyramid = options
+            pyramid.mode = .pyramid
+            found = DetectorFusion.merge(yunet: try detectWithYuNet(in: image, options: options),
+                                         blazeFace: try detectWithBlazeFace(in: image, options: pyramid, allowTiling: allowTiling),
+                                         unconfirmed: options.unconfirmed)
+        case .fast, .pyramid, .sparse:
+            found = try detectWithBlazeFace(in: image, options: options, allowTiling: allowTiling)
+        }
+        let minSize = options.minFaceSize.pixels(imageWidth: image.width)
+        return found
+            .filter { $0.box.longerSide >= minSize && $0.isFinite }
+            .sorted { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.box.x != b.box.x { return a.box.x < b.box.x }
+                return a.box.y < b.box.y
+            }
+    }
+
+    /// BlazeFace's faces in `.fast`, `.pyramid` or `.sparse` mode, unsorted,
+    /// with `TurnedFaceBox`'s boxes and scores of at least `minScore`.
+    func detectWithBlazeFace(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         let (runner, decoder) = try detector(options.mode)
         let inputSize = decoder.configuration.inputSize
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
-                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && options.mode == .accurate)
+                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && options.mode == .pyramid)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         // With a pyramid, the whole frame runs the canvases' short-range model
         // (large faces; the levels cover the small ones) under the canvas score floor.
@@ -94,15 +121,9 @@ extension FaceAnalyzer {
             }
         }
         if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
-        let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
-        return found
-            .filter { $0.box.width >= minWidth && $0.isFinite }
-            .map { face in FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints) }
-            .sorted { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.box.x != b.box.x { return a.box.x < b.box.x }
-                return a.box.y < b.box.y
-            }
+        return found.map { face in
+            FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints)
+        }
     }
 
     /// Weighted NMS over detections from several regions, in pixels.

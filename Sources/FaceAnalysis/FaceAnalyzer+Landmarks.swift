@@ -18,8 +18,8 @@ extension FaceAnalyzer {
     }
 
     /// The landmarks of one detected face, or why there are none: Face
-    /// Mesh's presence output below 0.5 (not a face), or a region that
-    /// cannot be sampled.
+    /// Mesh's presence output below 0.5 (not a face; asked only when the
+    /// detection `needsSecondOpinion`), or a region that cannot be sampled.
     public func landmarkOutcome(for detection: FaceDetection, in image: RGBImage, iris: Bool) throws(FaceAnalysisError) -> LandmarkOutcome {
         guard image.width > 0, image.height > 0, detection.isFinite else { return .unusableRegion }
         let roi = RotatedSquare.faceMeshROI(for: detection)
@@ -34,7 +34,7 @@ extension FaceAnalyzer {
             1 / (1 + exp(-min(max(flag[0], -80), 80)))
         }
         guard presence.isFinite else { return .unusableRegion }
-        guard presence > FaceLandmarks.minimumPresence else { return .notAFace(presence: presence) }
+        guard presence > FaceLandmarks.minimumPresence || !detection.needsSecondOpinion else { return .notAFace(presence: presence) }
         let points = try mesh.output(count: 1404) { raw in
             (0..<FaceLandmarks.meshPointCount).map { i in
                 roi.toImage(x: raw[3 * i], y: raw[3 * i + 1], z: raw[3 * i + 2], tensorSize: size)

@@ -9,10 +9,10 @@ extension FaceAnalyzer {
         return made
     }
 
-    /// `DetectorMode.yunet`: YuNet-s over the levels and tiles of a
-    /// `YuNetSearchPlan`, merged across tiles and levels by YuNet's own NMS
-    /// (IoU 0.45, best score first), then filtered by `minScore` and
-    /// `minFaceSize` like the other modes. Sorted by score, ties by position.
+    /// `DetectorMode.yunet` (and YuNet's half of `.accurate`): YuNet-s over
+    /// the levels and tiles of a `YuNetSearchPlan`, merged across tiles and
+    /// levels by YuNet's own NMS (IoU 0.45, best score first), with scores
+    /// of at least `minScore`. `detect` filters by size and sorts.
     func detectWithYuNet(in image: RGBImage, options: FaceDetectionOptions) throws(FaceAnalysisError) -> [FaceDetection] {
         let detector = try yunetDetector()
         detector.minimumScore = max(options.minScore, DetectionDecoder.defaultMinScore)
@@ -35,14 +35,7 @@ extension FaceAnalyzer {
                 }
             }
         }
-        return YuNetDecoder.suppress(found)
-            .filter { $0.box.width >= minWidth && $0.isFinite }
-            .map(FaceDetection.init(yunet:))
-            .sorted { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.box.x != b.box.x { return a.box.x < b.box.x }
-                return a.box.y < b.box.y
-            }
+        return YuNetDecoder.suppress(found).filter(\.isFinite).map(FaceDetection.init(yunet:))
     }
 }
 
@@ -67,6 +60,6 @@ extension FaceDetection {
     init(yunet face: YuNetDetection) {
         let points = face.landmarks
         let mouth = Point(x: (points[3].x + points[4].x) / 2, y: (points[3].y + points[4].y) / 2)
-        self.init(box: face.box, score: face.score, keypoints: [points[0], points[1], points[2], mouth])
+        self.init(box: face.box, score: face.score, keypoints: [points[0], points[1], points[2], mouth], foundBy: .yunet)
     }
 }

@@ -1,7 +1,8 @@
 import ImageCore
 
-/// One detected face: box, confidence and BlazeFace's six keypoints, in
-/// upright-image pixels (origin top-left, x right, y down).
+/// One detected face: box, confidence and keypoints (BlazeFace's six, or
+/// four from YuNet alone), in upright-image pixels (origin top-left, x
+/// right, y down), and which detectors found it.
 public struct FaceDetection: Sendable, Hashable, Codable {
     /// The face box (BlazeFace's box covers roughly brows to chin, ear to
     /// ear; for a face turned in-plane by more than 10°, `FaceAnalyzer.detect`
@@ -9,8 +10,37 @@ public struct FaceDetection: Sendable, Hashable, Codable {
     public var box: Rect
     /// Detector confidence, 0…1.
     public var score: Float
-    /// Six keypoints in `Keypoint` order.
+    /// Keypoints in `Keypoint` order: six, or four (no tragions) for a
+    /// face only YuNet found.
     public var keypoints: [Point]
+    /// Which detector family found the face.
+    public var foundBy: Detectors
+
+    /// The detector families that found a face.
+    public enum Detectors: String, Sendable, Hashable, Codable, CaseIterable {
+        case blazeFace = "blazeface"
+        case yunet
+        /// Both, in `DetectorMode.accurate` (``DetectorFusion``).
+        case both = "yunet+blazeface"
+    }
+
+    /// Faces from this size (longer box side, pixels) that only YuNet found
+    /// are checked by Face Mesh's presence; smaller ones are not (below it
+    /// Face Mesh rejects real faces in crowds: docs/BENCHMARKS.md).
+    public static let yunetSecondOpinionSize: Float = 64
+
+    /// Whether Face Mesh's presence output is asked before the face is kept
+    /// (`FaceAnalyzer.landmarkOutcome`): yes for a face only BlazeFace found
+    /// (MediaPipe's own practice) and for a large face only YuNet found;
+    /// no for a face both detectors found, and for a small one only YuNet
+    /// found, where the presence output is not calibrated.
+    public var needsSecondOpinion: Bool {
+        switch foundBy {
+        case .blazeFace: true
+        case .yunet: box.longerSide >= Self.yunetSecondOpinionSize
+        case .both: false
+        }
+    }
 
     /// BlazeFace's keypoints. Sides are the model's: `leftEye` is the eye
     /// on the image's left, which is the subject's right eye for a face
@@ -19,10 +49,11 @@ public struct FaceDetection: Sendable, Hashable, Codable {
         case leftEye = 0, rightEye, noseTip, mouth, leftTragion, rightTragion
     }
 
-    public init(box: Rect, score: Float, keypoints: [Point]) {
+    public init(box: Rect, score: Float, keypoints: [Point], foundBy: Detectors = .blazeFace) {
         self.box = box
         self.score = score
         self.keypoints = keypoints
+        self.foundBy = foundBy
     }
 
     public subscript(_ keypoint: Keypoint) -> Point { keypoints[keypoint.rawValue] }
@@ -40,5 +71,7 @@ extension Rect {
     }
 
     package var centerX: Float { x + width / 2 }
+    /// The larger of width and height: a face box's size for `minFaceSize`.
+    public var longerSide: Float { max(width, height) }
     package var centerY: Float { y + height / 2 }
 }

@@ -12,9 +12,9 @@ import _TestSupport
     @Test(arguments: [DetectorArithmetic.int8FirstLayer, .int8])
     func int8FindsTheFloatFaces(_ arithmetic: DetectorArithmetic) throws {
         let t1 = try FaceTestSupport.photo("t1.jpg")
-        let float = try FaceTestSupport.analyzer().detect(in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05))
+        let float = try FaceTestSupport.analyzer().detect(in: t1, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.05))
         let int8 = try FaceTestSupport.analyzer().detect(
-            in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05, canvasArithmetic: arithmetic))
+            in: t1, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.05, canvasArithmetic: arithmetic))
         #expect(float.count == 6)
         #expect(int8.count == float.count)
         for face in float {

@@ -11,7 +11,7 @@ import _TestSupport
 @Suite(.enabled(if: Fixtures.modelsAvailable)) struct DetectionTraceTests {
     @Test func lowScoresLeaveTheFacesAlone() throws {
         let t1 = try FaceTestSupport.photo("t1.jpg")
-        let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8)
+        let options = FaceDetectionOptions(mode: .pyramid, minFaceSize: .pixels(20), canvasArithmetic: .int8)
         let plain = try FaceTestSupport.analyzer().detect(in: t1, options: options)
 
         let analyzer = try FaceTestSupport.analyzer()

@@ -31,8 +31,8 @@ struct FaceAnalyzerBehaviourTests {
         var expected = truth.map { Rect(x: $0.box[0] + 40, y: $0.box[1] + 60, width: $0.box[2], height: $0.box[3]) }
         expected += truth.map { Rect(x: $0.box[0] / 2 + 1500, y: $0.box[1] / 2 + 1100, width: $0.box[2] / 2, height: $0.box[3] / 2) }
 
-        let wholeFrame = try analyzer.detect(in: canvas, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0), allowTiling: false)
-        let tiled = try analyzer.detect(in: canvas, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.015))
+        let wholeFrame = try analyzer.detect(in: canvas, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0), allowTiling: false)
+        let tiled = try analyzer.detect(in: canvas, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.015))
         func recall(_ faces: [FaceDetection], _ boxes: [Rect]) -> Int {
             boxes.filter { box in faces.contains { $0.box.intersectionOverUnion(box) >= 0.5 } }.count
         }
@@ -50,15 +50,15 @@ struct FaceAnalyzerBehaviourTests {
         let analyzer = try FaceTestSupport.analyzer()
         let t1 = try FaceTestSupport.photo("t1.jpg")
         #expect(try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .fast, minFaceSize: 0)).isEmpty)
-        #expect(try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05)).count == 6)
+        #expect(try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.05)).count == 6)
     }
 
     @Test func minFaceSizeDropsNarrowFaces() throws {
         let analyzer = try FaceTestSupport.analyzer()
         let t1 = try FaceTestSupport.photo("t1.jpg")
         // t1's faces are 80–120 px wide in a 1280-px image: 0.1 keeps only the wider ones.
-        let all = try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05))
-        let wide = try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0.085))
+        let all = try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.05))
+        let wide = try analyzer.detect(in: t1, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.085))
         #expect(wide.count < all.count)
         #expect(wide.allSatisfy { $0.box.width >= 0.085 * 1280 })
     }
@@ -67,7 +67,7 @@ struct FaceAnalyzerBehaviourTests {
         let analyzer = try FaceTestSupport.analyzer()
         let astronaut = try FaceTestSupport.photo("astronaut.png")
         func roll(_ image: RGBImage) throws -> Float {
-            let face = try #require(try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .accurate)).first)
+            let face = try #require(try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .pyramid)).first)
             return HeadPose(try #require(try analyzer.landmarks(for: face, in: image))).roll
         }
         let upright = try roll(astronaut)
@@ -83,7 +83,7 @@ struct FaceAnalyzerBehaviourTests {
             let image = try FaceTestSupport.photo(file)
             func analyse(_ image: RGBImage) throws -> (HeadPose, FaceLandmarks, Float) {
                 // The widest face: the same person in both (breakingbad's two faces score within a few hundredths).
-                let faces = try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .accurate))
+                let faces = try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .pyramid))
                 let face = try #require(faces.max { $0.box.width < $1.box.width })
                 let landmarks = try #require(try analyzer.landmarks(for: face, in: image))
                 return (HeadPose(landmarks), landmarks, face.box.width)
@@ -131,7 +131,7 @@ struct FaceAnalyzerBehaviourTests {
         let analyzer = try FaceTestSupport.analyzer()
         let image = RGBImage(width: 16, height: 40_000, fill: (200, 180, 160))
         let error = try #require(throws: FaceAnalysisError.self) {
-            try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20)))
+            try analyzer.detect(in: image, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: .pixels(20)))
         }
         guard case .imageUnsearchable(16, 40_000, _) = error else {
             Issue.record("expected imageUnsearchable, got \(error)")
@@ -155,7 +155,7 @@ struct FaceAnalyzerBehaviourTests {
         let astronaut = try FaceTestSupport.photo("astronaut.png")
         // Shift the image so the face (x≈177…272) is cut in half by the left border.
         let shifted = try astronaut.cropped(to: Rect(x: 225, y: 0, width: 287, height: 512))
-        let faces = try analyzer.detect(in: shifted, options: FaceDetectionOptions(mode: .accurate, minFaceSize: 0))
+        let faces = try analyzer.detect(in: shifted, options: FaceDetectionOptions(mode: .pyramid, minFaceSize: 0))
         for face in faces {
             #expect(face.box.width.isFinite && face.score > 0.5 && face.score <= 1)
             if let landmarks = try analyzer.landmarks(for: face, in: shifted) {
@@ -173,7 +173,7 @@ struct FaceAnalyzerBehaviourTests {
     @Test func detectionIsDeterministicAndSorted() throws {
         let analyzer = try FaceTestSupport.analyzer()
         let t1 = try FaceTestSupport.photo("t1.jpg")
-        let options = FaceDetectionOptions(mode: .accurate, minFaceSize: 0.05)
+        let options = FaceDetectionOptions(mode: .pyramid, minFaceSize: 0.05)
         let first = try analyzer.detect(in: t1, options: options)
         let second = try FaceTestSupport.analyzer().detect(in: t1, options: options)
         #expect(first == second)

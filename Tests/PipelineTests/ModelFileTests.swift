@@ -51,7 +51,7 @@ func aPlanLoadsOnlyTheModelsItsStagesName() throws {
     #expect(throws: FaceAnalysisError.modelNotLoaded(file: FaceModel.faceMesh.fileName)) {
         _ = try plan.faceModels.model(.faceMesh)
     }
-    let accurate = detectionOnly(.accurate)
+    let accurate = detectionOnly(.pyramid)
     #expect(throws: PipelineError.modelMissing(file: FaceModel.fullRangeDetector.fileName, directory: folder.path)) {
         _ = try accurate.compile(modelsDirectory: folder)
     }

@@ -28,7 +28,7 @@ import Testing
     /// Texts tried as "another valid value" for an option, the first that
     /// differs from the current one, parses and validates is used.
     static let otherValues = ["false", "true", "sparse", "fast", "33px", "0.25", "0.5", "3", "7", "224", "auto", "boxes", "none", "png",
-                              "pixelate", "other", "int8", "int8-first-layer", "float32"]
+                              "pixelate", "other", "int8", "int8-first-layer", "float32", "all", "scored"]
 
     @Test(arguments: PipelineRegistry.names)
     func everyOptionDescribePrintsRoundTrips(_ name: String) throws {
@@ -77,7 +77,7 @@ import Testing
     @Test func anUnparsableValueSaysWhatItExpects() throws {
         let cases: [(StageOverride, String)] = [
             (.minFaceSize("big"), "stage detect-faces: option min-face-size expects pixels like 20px or a fraction of the image width like 0.05, got \"big\""),
-            (.detectorMode("quick"), "stage detect-faces: option mode expects fast, accurate, sparse or yunet, got \"quick\""),
+            (.detectorMode("quick"), "stage detect-faces: option mode expects fast, accurate, pyramid, sparse or yunet, got \"quick\""),
             (.minConfidence("high"), "stage filter-confidence: option at-least expects a number like 0.5, got \"high\""),
             (StageOverride(stage: "landmarks", option: "iris", value: "no"), "stage landmarks: option iris expects true or false, got \"no\""),
             (StageOverride(stage: "annotate", option: "thickness", value: "thick"), "stage annotate: option thickness expects auto or a whole number, got \"thick\""),

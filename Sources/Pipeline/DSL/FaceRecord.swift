@@ -1,3 +1,4 @@
+import FaceAnalysis
 import ImageCore
 
 /// One detected face and whatever later stages added to it.
@@ -8,9 +9,12 @@ public struct FaceRecord: Sendable, Hashable, Codable {
     /// Detector confidence, 0…1.
     public var confidence: Float
     public var box: Rect
-    /// The detector's six keypoints: left eye, right eye, nose tip, mouth,
-    /// left tragion, right tragion (the subject's sides).
+    /// The detector's keypoints: left eye, right eye, nose tip, mouth,
+    /// left tragion, right tragion (the image's sides); four (no tragions)
+    /// for a face only YuNet found.
     public var keypoints: [Point]
+    /// Which detector family found the face (both, in accurate mode).
+    public var foundBy: FaceDetection.Detectors
     /// Why a filter rejected the face; nil while kept.
     public var rejection: String?
     /// Named point sets added by landmark stages ("mesh", "left_iris",
@@ -28,11 +32,12 @@ public struct FaceRecord: Sendable, Hashable, Codable {
     /// The aligned crops ``Crops`` cut from the face, in stage order.
     public var crops: [AlignedCrop] = []
 
-    public init(face: Int, confidence: Float, box: Rect, keypoints: [Point] = []) {
+    public init(face: Int, confidence: Float, box: Rect, keypoints: [Point] = [], foundBy: FaceDetection.Detectors = .blazeFace) {
         self.face = face
         self.confidence = confidence
         self.box = box
         self.keypoints = keypoints
+        self.foundBy = foundBy
     }
 
     public var isKept: Bool { rejection == nil }

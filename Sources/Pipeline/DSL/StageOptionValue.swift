@@ -70,17 +70,18 @@ extension FaceSize: StageOptionValue {
     public static var expectedText: String { "pixels like 20px or a fraction of the image width like 0.05" }
 }
 
-extension DetectorMode: StageOptionValue {
+/// An option whose values are the cases of a string enum, spelled as their raw values.
+extension StageOptionValue where Self: RawRepresentable & CaseIterable, RawValue == String {
     public init?(optionText: String) { self.init(rawValue: optionText) }
     public var optionText: String { rawValue }
     public static var expectedText: String {
         let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+        return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }
 
-extension DetectorArithmetic: StageOptionValue {
-    public init?(optionText: String) { self.init(rawValue: optionText) }
-    public var optionText: String { rawValue }
-    public static var expectedText: String { allCases.map(\.rawValue).joined(separator: " or ") }
-}
+extension DetectorMode: StageOptionValue {}
+
+extension DetectorArithmetic: StageOptionValue {}
+
+extension UnconfirmedFaces: StageOptionValue {}

@@ -28,6 +28,7 @@ enum FaceJSONEncoder {
             out.key("kept"); out.bool(face.isKept)
             out.key("rejection"); if let r = face.rejection { out.string(r) } else { out.null() }
             out.key("confidence"); out.fixed(face.confidence, 6)
+            out.key("found_by"); out.string(face.foundBy.rawValue)
             out.key("box_px")
             out.floats([face.box.x, face.box.y, face.box.width, face.box.height], 3)
             out.key("box_vision")

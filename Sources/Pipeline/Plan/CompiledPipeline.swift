@@ -24,7 +24,7 @@ public struct CompiledPipeline: Sendable {
     /// 4: with a pyramid, accurate mode runs the short-range detector on the
     /// whole frame too. 5: face records carry the redacted region and the
     /// aligned crops.
-    public static let resultsVersion = "facepipe-results-5"
+    public static let resultsVersion = "facepipe-results-6"
 
     /// One top-level stage of the plan.
     public struct Step: Sendable {

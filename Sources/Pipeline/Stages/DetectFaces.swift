@@ -1,37 +1,45 @@
 import FaceAnalysis
 import ImageCore
 
-/// Finds faces with MediaPipe's BlazeFace models: box, confidence and six
-/// keypoints per face, in upright-image pixels. A face turned in-plane past
-/// 10° gets a box grown with its roll (`TurnedFaceBox`), which matches both
-/// a label of the face's own size and one drawn around the turned face.
+/// Finds faces with YuNet-s and MediaPipe's BlazeFace models (`DetectorMode`):
+/// box, confidence, keypoints and the detectors that found it, per face, in
+/// upright-image pixels. BlazeFace's box for a face turned in-plane past
+/// 10° is grown with its roll (`TurnedFaceBox`), which matches both a label
+/// of the face's own size and one drawn around the turned face.
 public struct DetectFaces: Stage {
     public var options: FaceDetectionOptions
 
     /// - Parameters:
-    ///   - mode: `.fast` (short range, faces near the camera), `.accurate`
-    ///     (short range on an image pyramid for small faces in large images
+    ///   - mode: `.accurate` (YuNet-s and BlazeFace's pyramid, merged: every
+    ///     face from `minFaceSize`), `.fast` (short range, faces near the
+    ///     camera), `.pyramid` (BlazeFace's short range on an image pyramid
     ///     and on the whole frame; full range on the whole frame of images
-    ///     too small for a pyramid), `.sparse`.
-    ///   - minFaceSize: the smallest face to report and, in `.accurate`
-    ///     mode, to search for: `.pixels(20)` (a face at least 20 px wide,
-    ///     whatever the photo's size) or ML Kit's `.fraction(0.1)` of the
-    ///     image width; a float literal is a fraction.
+    ///     too small for a pyramid), `.yunet`, `.sparse`.
+    ///   - minFaceSize: the smallest face to report (the box's longer side)
+    ///     and, in `.accurate`, `.pyramid` and `.yunet` modes, to search
+    ///     for: `.pixels(20)` (a face at least 20 px, whatever the photo's
+    ///     size) or ML Kit's `.fraction(0.1)` of the image width; a float
+    ///     literal is a fraction.
     ///   - minScore: detector confidence floor (0…1; below 0.5 acts as 0.5).
     ///   - canvasArithmetic: `.int8FirstLayer` runs the detector's first
     ///     layer on `.accurate` mode's pyramid canvases in int8, `.int8`
     ///     its block projections too (faster, slightly different scores;
     ///     see ``DetectorArithmetic``).
+    ///   - unconfirmed: in `.accurate` mode, whether a face only one
+    ///     detector found must clear that detector's own bar (`.scored`) or
+    ///     is kept from `minScore` (`.all`, recall first).
     public init(_ mode: DetectorMode = .accurate, minFaceSize: FaceSize = .pixels(20), minScore: Float = 0.5,
-                canvasArithmetic: DetectorArithmetic = .float32) {
-        options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore, canvasArithmetic: canvasArithmetic)
+                canvasArithmetic: DetectorArithmetic = .float32, unconfirmed: UnconfirmedFaces = .scored) {
+        options = FaceDetectionOptions(mode: mode, minFaceSize: minFaceSize, minScore: minScore, canvasArithmetic: canvasArithmetic,
+                                       unconfirmed: unconfirmed)
     }
 
     public static var optionTable: [StageOption<Self>] {
         [StageOption("mode", \.options.mode),
          StageOption("min-face-size", \.options.minFaceSize),
          StageOption("min-score", \.options.minScore, decimals: 4),
-         StageOption("canvas-arithmetic", \.options.canvasArithmetic)]
+         StageOption("canvas-arithmetic", \.options.canvasArithmetic),
+         StageOption("unconfirmed", \.options.unconfirmed)]
     }
 
     public var definition: StageDefinition {
@@ -40,13 +48,15 @@ public struct DetectFaces: Stage {
 
     public var caching: StageCaching { .records }
 
-    /// The models a mode runs: accurate mode runs the short-range detector
+    /// The models a mode runs: pyramid mode runs the short-range detector
     /// on pyramid canvases and the whole frame, and the full-range one on the
-    /// whole frame of pictures too small for a pyramid.
+    /// whole frame of pictures too small for a pyramid; accurate mode runs
+    /// YuNet-s beside them.
     static func models(for mode: DetectorMode) -> [FaceModel] {
         switch mode {
         case .fast: [.shortRangeDetector]
-        case .accurate: [.fullRangeDetector, .shortRangeDetector]
+        case .accurate: [.yunet, .fullRangeDetector, .shortRangeDetector]
+        case .pyramid: [.fullRangeDetector, .shortRangeDetector]
         case .sparse: [.fullRangeSparseDetector]
         case .yunet: [.yunet]
         }
@@ -76,7 +86,8 @@ public struct DetectFaces: Stage {
         var out = frame.advanced(to: Phase.Detected.self)
         out.record.detectionRan = true
         out.record.faces = detections.enumerated().map { i, detection in
-            FaceRecord(face: i, confidence: detection.score, box: detection.box, keypoints: detection.keypoints)
+            FaceRecord(face: i, confidence: detection.score, box: detection.box, keypoints: detection.keypoints,
+                       foundBy: detection.foundBy)
         }
         return out
     }

@@ -42,11 +42,13 @@ public struct Landmarks: Stage {
 
     public func process(_ slot: FaceSlot<FacePhase.Detected>, context: StageContext) throws -> FaceSlot<FacePhase.Landmarked> {
         var out = slot.advanced(to: FacePhase.Landmarked.self)
-        let detection = FaceDetection(box: slot.face.box, score: slot.face.confidence, keypoints: slot.face.keypoints)
+        let detection = FaceDetection(box: slot.face.box, score: slot.face.confidence, keypoints: slot.face.keypoints,
+                                      foundBy: slot.face.foundBy)
         let outcome = try context.faceEngine().landmarkOutcome(for: detection, in: slot.image, iris: iris)
         guard let landmarks = outcome.landmarks else {
             // Face Mesh's presence is MediaPipe's second opinion on the
-            // detection: a face it rejects is not kept without landmarks.
+            // detection (asked when `FaceDetection.needsSecondOpinion`): a
+            // face it rejects is not kept without landmarks.
             out.landmarks = nil
             out.face.rejection = outcome.rejectionReason
             return out
