@@ -19,8 +19,8 @@ public enum NameSuggestion {
         guard !name.isEmpty else { return [] }
         var matches: [(name: String, distance: Int, order: Int)] = []
         for (order, candidate) in known.enumerated() {
+            guard candidate != typed else { continue }
             let other = candidate.lowercased()
-            guard other != name else { continue }
             let distance = editDistance(name, other)
             let near = distance <= 2 && distance * 2 < name.count
             let started = name.count >= 3 && other.hasPrefix(name)
