@@ -96,6 +96,22 @@ struct ExportTests {
         #expect(!FileManager.default.fileExists(atPath: dest.appendingPathComponent("images").path))
     }
 
+    /// A run of a stream (here an in-memory input, no path): its images
+    /// cannot be read again, so the export is refused before DEST is created.
+    @Test func aRunOfAStreamIsRefusedBeforeAnythingIsWritten() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = root.appendingPathComponent("run")
+        _ = try await PipelineRunner.run(try redSquarePipeline().compile(modelsDirectory: root), inputs: [memoryInput("mem", sampleItems(archive: "mem", count: 3))],
+                                         configuration: RunConfiguration(outputDirectory: run, workers: 1), toolVersion: "test")
+        let dest = root.appendingPathComponent("dest")
+        let error = try #require(throws: ExportError.self) {
+            try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        }
+        #expect(error.description.hasPrefix("cannot re-read the run's input mem: the run read it from standard input"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: dest.path))
+    }
+
     @Test(arguments: [ExportFormat.yolo, .webdataset])
     func referencingOriginalsIsRefusedWhereLoadersNeedTheImages(_ format: ExportFormat) async throws {
         let root = try await Self.redSquareRun()

@@ -26,6 +26,7 @@ public enum Exporter {
         if options.referenceOriginals {
             paths = .originals(try OriginalFiles.relativePaths(of: images, in: run, from: destination))
         } else {
+            try UprightImages.checkReadable(run, images)
             paths = .written(root: options.format.imagePathRoot)
         }
         let dest = try ExportDestination(destination)
