@@ -4,7 +4,10 @@
   check-export.py coco ANNOTATIONS_JSON
       pycocotools loads the file; COCOeval of the annotations (as detections,
       scored by their `score`) against themselves, for bbox and keypoints.
-      Prints images, annotations, keypoint names and both APs.
+      Prints images, annotations, keypoint names and both APs, and `files`:
+      for each image, its file_name opened from the annotation file's folder
+      (as a loader given that folder as its root does) and the stored size
+      of the PNG or JPEG found there ([width, height]), or the OS's error.
   check-export.py webdataset SHARD...
       The webdataset package iterates the shards in order; prints the sample
       keys, which files each sample has and the faces in its json.
@@ -18,6 +21,8 @@ the line with what they expect; this script asserts nothing itself.
 import contextlib
 import io
 import json
+import os
+import struct
 import sys
 
 import numpy as np
@@ -30,6 +35,42 @@ def average_precision(evaluation):
     return float(np.mean(valid)) if valid.size else -1.0
 
 
+def stored_size(path):
+    """[width, height] of a PNG (IHDR) or JPEG (first SOF marker) as stored, else None."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return list(struct.unpack(">II", data[16:24]))
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 <= len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker == 0xFF:
+                i += 1
+                continue
+            length = struct.unpack(">H", data[i + 2:i + 4])[0]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height, width = struct.unpack(">HH", data[i + 5:i + 9])
+                return [width, height]
+            i += 2 + length
+    return None
+
+
+def opened_files(truth, path):
+    folder = os.path.dirname(os.path.abspath(path))
+    files = []
+    for image in truth.loadImgs(truth.getImgIds()):
+        entry = {"file_name": image["file_name"]}
+        try:
+            entry["size"] = stored_size(os.path.join(folder, image["file_name"]))
+        except OSError as error:
+            entry["error"] = error.strerror
+        files.append(entry)
+    return files
+
+
 def coco(path):
     from pycocotools.coco import COCO
     from pycocotools.cocoeval import COCOeval
@@ -40,7 +81,8 @@ def coco(path):
     category = truth.loadCats(truth.getCatIds())[0]
     detections = [dict(a) for a in annotations]
     result = {"images": len(truth.getImgIds()), "annotations": len(annotations),
-              "keypoint_names": category["keypoints"], "skeleton_links": len(category["skeleton"])}
+              "keypoint_names": category["keypoints"], "skeleton_links": len(category["skeleton"]),
+              "files": opened_files(truth, path)}
     if not detections:
         print(json.dumps(result))
         return

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageCore
+import Pipeline
 
 /// `facepipe bench-codecs FILES…`: single-thread codec throughput, for
 /// `benchmarks/codecs.sh`. Hidden: a measuring tool, not a user verb.
@@ -44,7 +45,7 @@ struct BenchCodecsCommand: ParsableCommand {
         var images: [(name: String, image: RGBImage)] = []
         if !encodeOnly { print("decode\tfile\tformat\twidth\theight\tMP/s(wall)\tMP/s(cpu)") }
         for path in files {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let bytes = [UInt8](try FileFailure.at(path) { try Data(contentsOf: URL(fileURLWithPath: path)) })
             let options = DecodeOptions(jpegScale: jpegScale)
             let decoded = try decoder.decode(bytes, options: options)
             images.append((URL(fileURLWithPath: path).lastPathComponent, decoded.image))

@@ -9,11 +9,13 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write a finished run's kept faces in a training format: coco, yolo, wider, retinaface, pts, webdataset.",
         discussion: """
         Reads RUN_DIR's manifest.csv, run.json and per-image JSON (faces/); nothing is \
-        detected again. Annotations point at the files the run read (a folder's file, an \
-        image file, or <archive path>/<entry> for an archive's entry), or with --images at \
-        the clean upright PNGs written into DEST/images/ (decoded and turned by EXIF from \
-        the run's inputs, whose SHA-256 must still match run.json). yolo and webdataset \
-        always write the images. The same run always gives the same bytes.
+        detected again. Every format gets the clean upright images: decoded and turned by \
+        EXIF from the run's inputs (whose SHA-256 must still match run.json) and written as \
+        PNG into DEST/images/; coco's file_name is relative to annotations.json's folder \
+        (images/…), wider's and retinaface's paths to DEST/images/, as their loaders \
+        expect. --reference-originals writes no images and points at the files the run \
+        read instead, relative to DEST; it refuses archive entries and EXIF-turned images. \
+        The same run always gives the same bytes.
 
         Keypoints (--keypoints, for coco and webdataset): 5 (eyes, nose tip, mouth \
         corners; needs the mesh and irises), mlkit10 or ibug68 (training-annotations). \
@@ -33,8 +35,8 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keypoint set of coco and webdataset: 5, mlkit10 or ibug68.", valueName: "SET"))
     var keypoints: KeypointSet = .five
 
-    @Flag(name: .long, help: "Write clean upright PNGs into DEST/images/ and point at them.")
-    var images = false
+    @Flag(name: .long, help: "Write no images; point at the files the run read, relative to DEST (not for yolo or webdataset; refused for archive entries and EXIF-turned images, whose files are not what the annotations describe).")
+    var referenceOriginals = false
 
     @Option(name: .long, help: "Samples per webdataset shard.")
     var shardSize: Int = 1000
@@ -45,7 +47,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let options = ExportOptions(format: format, keypoints: keypoints,
-                                    images: images, shardSize: shardSize)
+                                    referenceOriginals: referenceOriginals, shardSize: shardSize)
         let summary: Exporter.Summary
         do {
             summary = try Exporter.export(run: URL(fileURLWithPath: runDirectory), to: URL(fileURLWithPath: out), options: options)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Inference
+import Pipeline
 import TFLite
 
 /// `facepipe model …`: look inside a TFLite model and run it on raw tensors.
@@ -30,10 +31,11 @@ enum ModelCommandSupport {
     }
 
     static func readBytes(_ path: String, what: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InferenceError("cannot read \(what) \(path)")
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw InferenceError("cannot read \(what) \(path): \(OSReason(error, about: path))")
         }
-        return [UInt8](data)
     }
 
     static func loadModel(_ path: String) throws -> Model {

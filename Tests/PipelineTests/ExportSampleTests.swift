@@ -71,10 +71,28 @@ struct ExportSampleTests {
         #expect(seen["ap_bbox"] as? Double == 1.0)
         #expect(seen["ap_keypoints"] as? Double == 1.0)
 
-        // Without --images, file_name is the entry inside the archive the run read.
+        // Every file_name opens from annotations.json's folder, an upright PNG
+        // of the image's width and height (the sample has EXIF orientations 2–8).
         let coco = try JSONSerialization.jsonObject(with: Data(contentsOf: dest.appendingPathComponent("annotations.json"))) as? [String: Any]
-        let first = try #require((coco?["images"] as? [[String: Any]])?.first)
-        #expect(first["file_name"] as? String == SampleRuns.archive.path + "/" + images[0].entry)
+        let listed = try #require(coco?["images"] as? [[String: Any]])
+        let files = try #require(seen["files"] as? [[String: Any]])
+        #expect(files.count == listed.count)
+        let outputNames = try Self.outputNames(run)
+        for (file, image) in zip(files, listed) {
+            let name = try #require(file["file_name"] as? String)
+            #expect(name == "images/" + (outputNames[image["entry"] as? String ?? ""] ?? "?") + ".png")
+            #expect(!name.split(separator: "/").contains("."), "\(name)")
+            #expect(file["size"] as? [Int] == [image["width"] as? Int ?? -1, image["height"] as? Int ?? -1], "\(file)")
+        }
+    }
+
+    /// Each entry's output name (`sample.tar/<entry>`, from the manifest's faces_json).
+    static func outputNames(_ run: URL) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for row in try manifestRows(run) where !row[24].isEmpty {
+            names[row[1]] = String(row[24].dropFirst("faces/".count).dropLast(".json".count))
+        }
+        return names
     }
 
     @Test func ibug68IsRefusedForARunWithoutIt() async throws {
@@ -111,7 +129,7 @@ struct ExportSampleTests {
     }
 
     @Test func cleanImagesAreTheUprightOriginals() async throws {
-        let (run, dest) = try await Self.export("faces", ExportOptions(format: .wider, images: true))
+        let (run, dest) = try await Self.export("faces", ExportOptions(format: .wider))
         defer { try? FileManager.default.removeItem(at: dest) }
         let rows = try manifestRows(run)
         // Every entry with an EXIF orientation other than 1: the written PNG is its upright pixels.
@@ -172,11 +190,14 @@ struct ExportSampleTests {
         defer { try? FileManager.default.removeItem(at: wider); try? FileManager.default.removeItem(at: retina) }
         _ = try Exporter.export(run: run, to: retina, options: ExportOptions(format: .retinaface))
         let images = try Self.expectedImages(run)
+        let outputNames = try Self.outputNames(run)
 
-        // WIDER: path, count, max(count, 1) lines of ten integers.
+        // WIDER: path (the upright PNG, relative to images/ beside the file), count, max(count, 1) lines of ten integers.
         var lines = try String(contentsOf: wider.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8).split(separator: "\n")[...]
         for image in images {
-            #expect(lines.popFirst() == Substring(SampleRuns.archive.path + "/" + image.entry))
+            let path = (outputNames[image.entry] ?? "?") + ".png"
+            #expect(lines.popFirst() == Substring(path))
+            #expect(FileManager.default.fileExists(atPath: wider.appendingPathComponent("images/" + path).path), "\(path)")
             #expect(lines.popFirst() == Substring(String(image.kept)))
             for _ in 0..<max(image.kept, 1) {
                 let fields = lines.popFirst()?.split(separator: " ") ?? []
@@ -185,12 +206,14 @@ struct ExportSampleTests {
         }
         #expect(lines.isEmpty)
         let widerText = try String(contentsOf: wider.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
-        #expect(widerText.hasPrefix(SampleRuns.archive.path + "/sample/faces/astronaut.png\n1\n\(Self.astronautBox) 0 0 0 0 0 0\n"))
+        #expect(widerText.hasPrefix("sample.tar/sample/faces/astronaut.png.png\n1\n\(Self.astronautBox) 0 0 0 0 0 0\n"))
 
         // RetinaFace: "# path", then per face x y w h, five lx ly flag, the confidence.
         lines = try String(contentsOf: retina.appendingPathComponent("label.txt"), encoding: .utf8).split(separator: "\n")[...]
         for image in images {
-            #expect(lines.popFirst() == Substring("# " + SampleRuns.archive.path + "/" + image.entry))
+            let path = (outputNames[image.entry] ?? "?") + ".png"
+            #expect(lines.popFirst() == Substring("# " + path))
+            #expect(FileManager.default.fileExists(atPath: retina.appendingPathComponent("images/" + path).path), "\(path)")
             for _ in 0..<image.kept {
                 let fields = lines.popFirst()?.split(separator: " ") ?? []
                 #expect(fields.count == 20 && fields.allSatisfy { Double($0) != nil }, "\(fields)")
@@ -239,7 +262,7 @@ struct ExportSampleTests {
         try Data(photo).write(to: folder.appendingPathComponent("people/astronaut.png"))
         let archive = root.appendingPathComponent("photos.tar")
         let writer = try TarWriter(path: archive.path)
-        try writer.add(path: "people/astronaut.png", data: photo)
+        try writer.add(path: "./people/astronaut.png", data: photo)
         try writer.finish()
         let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
         var runs: [URL] = []
@@ -251,30 +274,90 @@ struct ExportSampleTests {
         return (folder, archive, runs[0], runs[1])
     }
 
-    @Test func pathsNameTheOriginalsAndAChangedInputIsRefused() async throws {
+    @Test func pathsNameTheWrittenImagesOrTheOriginalsAndAChangedInputIsRefused() async throws {
         let (folder, archive, folderRun, archiveRun) = try await Self.onePhotoRuns()
         let root = folder.deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: root) }
-        // A folder's file is <folder>/<entry>; an archive's entry <archive>/<entry>.
-        for (run, expected) in [(folderRun, folder.path + "/people/astronaut.png"), (archiveRun, archive.path + "/people/astronaut.png")] {
-            let dest = root.appendingPathComponent("wider-\(run.lastPathComponent)")
-            _ = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
-            let text = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
-            #expect(text.hasPrefix(expected + "\n1\n"), "\(text)")
+        let astronaut = try ImageDecoder.decode(Fixtures.bytes(Fixtures.photo("astronaut.png"))).uprightImage()
+        // By default: the written upright PNG, relative to annotations.json, no `./` (the archive's entry is ./people/astronaut.png).
+        for run in [folderRun, archiveRun] {
+            let dest = root.appendingPathComponent("coco-\(run.lastPathComponent)")
+            _ = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .coco))
+            let coco = try JSONSerialization.jsonObject(with: Data(contentsOf: dest.appendingPathComponent("annotations.json"))) as? [String: Any]
+            let name = try #require((coco?["images"] as? [[String: Any]])?.first?["file_name"] as? String)
+            #expect(name.hasPrefix("images/") && !name.split(separator: "/").contains("."), "\(name)")
+            #expect(try ImageDecoder.decode(Fixtures.bytes(dest.appendingPathComponent(name))).image == astronaut, "\(name)")
         }
+        // --reference-originals: a folder's file, relative to DEST; nothing else written.
+        let dest = root.appendingPathComponent("exports/coco")
+        _ = try Exporter.export(run: folderRun, to: dest, options: ExportOptions(format: .coco, referenceOriginals: true))
+        let coco = try JSONSerialization.jsonObject(with: Data(contentsOf: dest.appendingPathComponent("annotations.json"))) as? [String: Any]
+        #expect((coco?["images"] as? [[String: Any]])?.first?["file_name"] as? String == "../../photos/people/astronaut.png")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dest.path) == ["annotations.json"])
+        // An archive's entry cannot be referenced: refused naming it, nothing written.
+        let refused = root.appendingPathComponent("refused")
+        let error = try #require(throws: ExportError.self) {
+            try Exporter.export(run: archiveRun, to: refused, options: ExportOptions(format: .coco, referenceOriginals: true))
+        }
+        guard case .originalNotReferenceable(let image, let reason) = error else { Issue.record("\(error)"); return }
+        #expect(image == "photos.tar/./people/astronaut.png")
+        #expect(reason == "it is an entry of the archive \(archive.path)")
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+
         // Same pixels, another archive (a header's mtime differs): its SHA-256 no longer matches run.json.
         let writer = try TarWriter(path: archive.path)
-        try writer.add(path: "people/astronaut.png", data: Fixtures.bytes(Fixtures.photo("astronaut.png")), modificationTime: 1)
+        try writer.add(path: "./people/astronaut.png", data: Fixtures.bytes(Fixtures.photo("astronaut.png")), modificationTime: 1)
         try writer.finish()
-        let error = try #require(throws: ExportError.self) {
-            try Exporter.export(run: archiveRun, to: root.appendingPathComponent("changed"), options: ExportOptions(format: .coco, images: true))
+        let changed = try #require(throws: ExportError.self) {
+            try Exporter.export(run: archiveRun, to: root.appendingPathComponent("changed"), options: ExportOptions(format: .coco))
         }
-        guard case .inputChanged(let input, let reason) = error else { Issue.record("\(error)"); return }
+        guard case .inputChanged(let input, let why) = changed else { Issue.record("\(changed)"); return }
         #expect(input == archive.path)
-        #expect(reason.contains("SHA-256"), "\(reason)")
+        #expect(why.contains("SHA-256"), "\(why)")
         // The folder run still exports its clean image.
-        _ = try Exporter.export(run: folderRun, to: root.appendingPathComponent("clean"), options: ExportOptions(format: .coco, images: true))
+        _ = try Exporter.export(run: folderRun, to: root.appendingPathComponent("clean"), options: ExportOptions(format: .coco))
         let png = try ImageDecoder.decode(Fixtures.bytes(root.appendingPathComponent("clean/images/photos/people/astronaut.png.png")))
-        #expect(png.image == (try ImageDecoder.decode(Fixtures.bytes(Fixtures.photo("astronaut.png")))).uprightImage())
+        #expect(png.image == astronaut)
+    }
+
+    /// An EXIF-rotated file: `--reference-originals` refuses it, naming it;
+    /// by default its upright PNG is written and COCO's size and boxes are that PNG's.
+    @Test func aRotatedOriginalIsRefusedAndWrittenUprightByDefault() async throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sample = try await SampleRuns.named("faces")
+        // The sample's first entry with an EXIF orientation other than 1.
+        let row = try #require(try manifestRows(sample).first { $0[7] != "1" && $0[7] != "" && $0[3] != "error" })
+        let reader = try TarReader(path: SampleRuns.archive.path)
+        var bytes: [UInt8]?
+        while let item = try reader.next() {
+            if case .file(let entry) = item, entry.name == row[1] { bytes = entry.data }
+        }
+        let folder = root.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(try #require(bytes)).write(to: folder.appendingPathComponent("turned.jpg"))
+        let run = root.appendingPathComponent("run")
+        let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
+        _ = try await PipelineRunner.run(plan, inputs: [.folder(path: folder.path, name: "photos")],
+                                         configuration: RunConfiguration(outputDirectory: run, workers: 2), toolVersion: "test")
+        let refused = root.appendingPathComponent("refused")
+        let error = try #require(throws: ExportError.self) {
+            try Exporter.export(run: run, to: refused, options: ExportOptions(format: .coco, referenceOriginals: true))
+        }
+        #expect(error == .originalNotReferenceable(image: "photos/turned.jpg", reason: "its EXIF orientation is \(row[7]), so the file's pixels are turned from the upright ones the annotations describe"))
+        #expect(error.description.hasPrefix("--reference-originals cannot point at photos/turned.jpg: its EXIF orientation is \(row[7])"))
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+
+        let dest = root.appendingPathComponent("coco")
+        _ = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .coco))
+        let coco = try JSONSerialization.jsonObject(with: Data(contentsOf: dest.appendingPathComponent("annotations.json"))) as? [String: Any]
+        let image = try #require((coco?["images"] as? [[String: Any]])?.first)
+        let png = try ImageDecoder.decode(Fixtures.bytes(dest.appendingPathComponent(try #require(image["file_name"] as? String))))
+        #expect(png.image.width == image["width"] as? Int && png.image.height == image["height"] as? Int)
+        #expect(png.image == (try ImageDecoder.decode(try #require(bytes))).uprightImage())
+        for annotation in try #require(coco?["annotations"] as? [[String: Any]]) {
+            let box = try #require(annotation["bbox"] as? [Double])
+            #expect(box[0] + box[2] <= Double(png.image.width) + 0.001 && box[1] + box[3] <= Double(png.image.height) + 0.001)
+        }
     }
 }

@@ -67,7 +67,7 @@ import Testing
         let error = #expect(throws: PipelineError.self) {
             try Pipelines.faces.overriding([StageOverride(stage: "landmarks", option: "irises", value: "false")])
         }
-        #expect(error?.description == "stage landmarks has no option irises; options: iris, contours, mlkit-landmarks, ibug68, vision-regions")
+        #expect(error?.description == "stage landmarks has no option irises (did you mean iris?); options: iris, contours, mlkit-landmarks, ibug68, vision-regions")
         let none = #expect(throws: PipelineError.self) {
             try Pipelines.faces.overriding([StageOverride(stage: "orient", option: "angle", value: "90")])
         }

@@ -52,12 +52,13 @@ struct StrangerFolderTests {
     func anEntryNameCannotAddImagesOrBoxes(format: ExportFormat) throws {
         var run = try StrangerRun()
         defer { run.remove() }
-        run.inputPath = nil  // the path becomes `<archive>/<entry>`
-        run.entry = format == .wider ? "a.png\n1\n0 0 9 9 0 0 0 0 0 0\nfake 100%.png\r" : "a.png\n# fake.png\n1 1 4 4 -1.0 -1.0 -1.0\u{85}b%.png"
+        // The path is the written image's, named after faces_json: `input.png/<name>.png`.
+        let name = format == .wider ? "a.png\n1\n0 0 9 9 0 0 0 0 0 0\nfake 100%.png\r" : "a.png\n# fake.png\n1 1 4 4 -1.0 -1.0 -1.0\u{85}b%.png"
+        run.facesJSON = "faces/input.png/\(name).json"
         try run.write()
         let dest = run.base.appendingPathComponent("dest")
         _ = try Exporter.export(run: run.run, to: dest, options: ExportOptions(format: format))
-        let expectedPath = "input.png/" + run.entry
+        let expectedPath = "input.png/\(name).png"
         if format == .wider {
             let text = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
             let images = Self.widerImages(text)
@@ -71,6 +72,7 @@ struct StrangerFolderTests {
             #expect(lines.count == 2 && imageLines.count == 1, "\(lines)")
             #expect(imageLines.first.map { String($0.dropFirst(2)).removingPercentEncoding } == expectedPath)
         }
+        #expect(FileManager.default.fileExists(atPath: dest.appendingPathComponent("images/" + expectedPath).path))
     }
 
     // MARK: Row 8: export --images checks the input before writing
@@ -84,7 +86,7 @@ struct StrangerFolderTests {
         run.inputBytes = Int64(try Data(contentsOf: other).count)
         try run.write()
         let dest = run.base.appendingPathComponent("dest")
-        #expect(throws: ExportError.self) { try Exporter.export(run: run.run, to: dest, options: ExportOptions(format: .coco, images: true)) }
+        #expect(throws: ExportError.self) { try Exporter.export(run: run.run, to: dest, options: ExportOptions(format: .coco)) }
         #expect(!FileManager.default.fileExists(atPath: dest.appendingPathComponent("images").path), "pixels written before the hash check")
     }
 
@@ -97,7 +99,7 @@ struct StrangerFolderTests {
         run.inputPath = folder.path
         try run.write()
         let dest = run.base.appendingPathComponent("dest")
-        #expect(throws: ExportError.self) { try Exporter.export(run: run.run, to: dest, options: ExportOptions(format: .coco, images: true)) }
+        #expect(throws: ExportError.self) { try Exporter.export(run: run.run, to: dest, options: ExportOptions(format: .coco)) }
         #expect(!FileManager.default.fileExists(atPath: dest.appendingPathComponent("images").path))
     }
 
@@ -112,7 +114,7 @@ struct StrangerFolderTests {
         #expect(mkfifo(fifo.path, 0o600) == 0)
         run.inputPath = path == "fifo" ? fifo.path : path
         try run.write()
-        let child = try FacepipeProcess.Child(["export", "coco", run.run.path, "--images", "--out", "dest"], in: run.base,
+        let child = try FacepipeProcess.Child(["export", "coco", run.run.path, "--out", "dest"], in: run.base,
                                               feedsStandardInput: true)
         let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
         if !ended { kill(child.process.processIdentifier, SIGKILL) }
@@ -122,24 +124,24 @@ struct StrangerFolderTests {
         #expect(!FileManager.default.fileExists(atPath: run.base.appendingPathComponent("dest/images").path))
     }
 
-    /// A stream in run.json (a FIFO) is named `stdin/<entry>` in the
-    /// annotations and never opened (before, checking whether it was an
-    /// image file opened it and waited for a writer).
+    /// A stream in run.json (a FIFO): `--reference-originals` refuses to
+    /// point at it, naming it, without opening it (before, checking whether
+    /// it was an image file opened it and waited for a writer).
     @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))
-    func aStreamInputIsNamedStdinWithoutOpeningIt() async throws {
+    func aStreamInputIsNotReferencedNorOpened() async throws {
         var run = try StrangerRun()
         defer { run.remove() }
         let fifo = run.base.appendingPathComponent("fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         run.inputPath = fifo.path
         try run.write()
-        let child = try FacepipeProcess.Child(["export", "wider", run.run.path, "--out", "dest"], in: run.base)
+        let child = try FacepipeProcess.Child(["export", "wider", run.run.path, "--reference-originals", "--out", "dest"], in: run.base)
         let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
         if !ended { kill(child.process.processIdentifier, SIGKILL) }
         #expect(ended, "the export opened the FIFO")
-        #expect(child.wait() == 0, "\(child.standardError)")
-        let text = try String(contentsOf: run.base.appendingPathComponent("dest/wider_face_bbx_gt.txt"), encoding: .utf8)
-        #expect(text.hasPrefix("stdin/input.png\n1\n"), "\(text)")
+        #expect(child.wait() == 2, "\(child.standardError)")
+        #expect(child.standardError.contains("--reference-originals cannot point at input.png/input.png: it was read from \(fifo.path), a stream"), "\(child.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: run.base.appendingPathComponent("dest").path))
     }
 
     // MARK: Row 9: reads stay inside the run folder

@@ -99,7 +99,7 @@ struct StrangerRun {
         func group(_ count: Int) -> String { "{\"px\":[" + Array(repeating: "[4.5,4.5]", count: count).joined(separator: ",") + "]}" }
         let points = "{\"mesh\":\(group(FaceLandmarks.meshPointCount)),\"left_iris\":\(group(5)),\"right_iris\":\(group(5))}"
         return """
-        {"archive":\(Self.jsonString(archive)),"entry":\(Self.jsonString(entry)),"index":0,"width":\(Self.width),"height":\(Self.height),
+        {"archive":\(Self.jsonString(archive)),"entry":\(Self.jsonString(entry)),"index":0,"width":\(Self.width),"height":\(Self.height),"exif_orientation":1,
          "faces":[{"face":0,"kept":true,"confidence":0.9,"box_px":[2,2,5,5],"points":\(points)}]}
         """
     }

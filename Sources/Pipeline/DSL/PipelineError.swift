@@ -47,11 +47,11 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "model \(file) could not be read: \(reason)"
         case let .unknownOption(stage, option, available):
             if available.isEmpty { return "stage \(stage) has no options to set (asked for \(option))" }
-            return "stage \(stage) has no option \(option); options: \(available.joined(separator: ", "))"
+            return "stage \(stage) has no option \(option)\(NameSuggestion.clause(for: option, among: available)); options: \(available.joined(separator: ", "))"
         case let .unknownStage(name, pipeline, available):
-            return "pipeline \(pipeline) has no stage \(name); stages: \(available.joined(separator: ", "))"
+            return "pipeline \(pipeline) has no stage \(name)\(NameSuggestion.clause(for: name, among: available)); stages: \(available.joined(separator: ", "))"
         case let .unknownPipeline(name, available):
-            return "unknown pipeline \(name); available: \(available.joined(separator: ", "))"
+            return "unknown pipeline \(name)\(NameSuggestion.clause(for: name, among: available)); available: \(available.joined(separator: ", "))"
         case let .outputUnusable(path, reason):
             return "output folder \(path): \(reason)"
         case let .inputUnusable(path, reason):

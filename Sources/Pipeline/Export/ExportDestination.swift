@@ -12,7 +12,7 @@ struct ExportDestination {
             try FileManager.default.createDirectory(at: self.root, withIntermediateDirectories: true)
             directory = try OutputDirectory(path: self.root.path)
         } catch {
-            throw .cannotWrite(path: root.path, reason: "\(error)")
+            throw .cannotWrite(path: root.path, reason: OSReason(error, about: root.path).description)
         }
     }
 

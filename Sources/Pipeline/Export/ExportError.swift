@@ -1,7 +1,8 @@
 /// Why an export cannot be written. Each message names the file or the
 /// missing points, so the command can print it as is (exit 2).
 public enum ExportError: Error, Equatable, CustomStringConvertible {
-    /// RUN_DIR's manifest.csv, run.json or a per-image JSON is missing or unreadable.
+    /// RUN_DIR's manifest.csv, run.json or a per-image JSON is missing or
+    /// unreadable: its path (RUN_DIR as given, then the file) and why.
     case unreadableRun(file: String, reason: String)
     /// The run did not compute the points the chosen keypoint set needs.
     case missingPoints(keypoints: String, entry: String, needs: String)
@@ -11,6 +12,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
     /// DEST is RUN_DIR or an existing folder inside it (its files would be overwritten).
     case destinationInsideRun(destination: String, run: String)
+    /// `--reference-originals` with a format whose loaders need the images beside the labels.
+    case originalsNeedImages(format: String)
+    /// `--reference-originals` cannot point at this image (`<archive>/<entry>`): why.
+    case originalNotReferenceable(image: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +29,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
             "cannot write \(path): \(reason)"
         case .destinationInsideRun(let destination, let run):
             "--out \(destination) is the run folder \(run) or an existing folder inside it, whose files the export would overwrite; choose a folder outside it (or a new one)"
+        case .originalsNeedImages(let format):
+            "--reference-originals cannot be used with \(format): its loaders read the images from DEST (leave the option out and the export writes them)"
+        case .originalNotReferenceable(let image, let reason):
+            "--reference-originals cannot point at \(image): \(reason); leave the option out and the export writes it upright into DEST/images/"
         }
     }
 }

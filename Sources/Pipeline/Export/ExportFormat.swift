@@ -13,9 +13,16 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// WebDataset tar shards of upright images and their faces.
     case webdataset
 
-    /// Whether the format cannot be used without the clean upright images
+    /// Whether the format cannot point at the original files
     /// (Ultralytics finds labels beside `images/`; a WebDataset sample is its image).
     public var needsImages: Bool { self == .yolo || self == .webdataset }
+
+    /// Where the file's image paths start, inside DEST: DEST itself for COCO
+    /// (`file_name` is `images/<name>.png`); `images/` for WIDER FACE and
+    /// RetinaFace, whose loaders join each path to the `images/` folder
+    /// beside the annotation file. YOLO and PTS name no image, and a
+    /// WebDataset sample holds its own.
+    var imagePathRoot: String { self == .wider || self == .retinaface ? "images/" : "" }
 
     /// Whether the format has keypoints (WIDER FACE's has boxes only).
     public var writesKeypoints: Bool { self != .wider }
@@ -26,16 +33,19 @@ public struct ExportOptions: Sendable {
     public var format: ExportFormat
     /// The keypoints of `coco` and `webdataset` (`yolo` and `retinaface` use `.five`, `pts` `.ibug68`).
     public var keypoints: KeypointSet
-    /// Write the clean upright images into `DEST/images/` and point at them;
-    /// otherwise annotations point at the original files and archive entries.
-    public var images: Bool
+    /// Point at the files the run read instead of writing the clean upright
+    /// images into `DEST/images/` (the default). Refused for `yolo` and
+    /// `webdataset`, and for any image that is an archive's entry, was read
+    /// from a stream, or is turned by its EXIF orientation (its file's
+    /// pixels are not the ones the annotations describe).
+    public var referenceOriginals: Bool
     /// Samples per WebDataset shard.
     public var shardSize: Int
 
-    public init(format: ExportFormat, keypoints: KeypointSet = .five, images: Bool = false, shardSize: Int = 1000) {
+    public init(format: ExportFormat, keypoints: KeypointSet = .five, referenceOriginals: Bool = false, shardSize: Int = 1000) {
         self.format = format
         self.keypoints = keypoints
-        self.images = images || format.needsImages
+        self.referenceOriginals = referenceOriginals
         self.shardSize = shardSize
     }
 

@@ -8,6 +8,8 @@ public struct ExportImage: Sendable {
     /// Upright size in pixels.
     public var width: Int
     public var height: Int
+    /// The EXIF orientation the run read (1: the file's pixels are upright); nil when the JSON has none.
+    public var exifOrientation: Int?
     /// The per-image JSON's path relative to the run folder (`faces/<archive>/<entry>.json`).
     public var facesJSON: String
     /// The kept faces, in detection order.
@@ -26,6 +28,7 @@ public struct ExportImage: Sendable {
         index = json.index
         width = json.width
         height = json.height
+        exifOrientation = json.exif_orientation
         self.facesJSON = facesJSON
         faces = json.faces.filter(\.kept).compactMap { ExportFace($0, width: json.width, height: json.height, pointGroups: pointGroups) }
     }

@@ -13,6 +13,7 @@ public enum Exporter {
     }
 
     public static func export(run directory: URL, to destination: URL, options: ExportOptions) throws(ExportError) -> Summary {
+        if options.referenceOriginals, options.format.needsImages { throw .originalsNeedImages(format: options.format.rawValue) }
         let set = options.effectiveKeypoints
         let run = try FinishedRun(directory: directory, pointGroups: options.format.writesKeypoints ? set.pointGroups : [])
         let images = run.images
@@ -21,13 +22,19 @@ public enum Exporter {
             for image in images { for face in image.faces { _ = try set.points(of: face, in: image) } }
         }
         try refuseDestinationInside(run: directory, destination)
+        let paths: ImagePaths
+        if options.referenceOriginals {
+            paths = .originals(try OriginalFiles.relativePaths(of: images, in: run, from: destination))
+        } else {
+            try UprightImages.checkReadable(run, images)
+            paths = .written(root: options.format.imagePathRoot)
+        }
         let dest = try ExportDestination(destination)
         var files = 0
-        let paths: ImagePaths = options.images ? .written : .originals(run)
 
-        if options.images, options.format != .webdataset {
+        if !options.referenceOriginals, options.format != .webdataset {
             try UprightImages.forEach(of: run, images) { (image, png) throws(ExportError) in
-                try dest.write(png, to: "images/" + paths.path(of: image))
+                try dest.write(png, to: ImagePaths.writtenFile(of: image))
             }
             files += images.count
         }

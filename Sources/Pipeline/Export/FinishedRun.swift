@@ -34,11 +34,11 @@ public struct FinishedRun: Sendable {
         do {
             manifestText = String(decoding: try folder.read("manifest.csv"), as: UTF8.self)
         } catch {
-            throw .unreadableRun(file: "manifest.csv", reason: error.reason)
+            throw .unreadableRun(file: Self.shown("manifest.csv", in: directory), reason: error.reason)
         }
         let table: ManifestTable
         do { table = try ManifestTable(csv: manifestText) } catch {
-            throw .unreadableRun(file: "manifest.csv", reason: error.description)
+            throw .unreadableRun(file: Self.shown("manifest.csv", in: directory), reason: error.description)
         }
         let archive = ManifestTable.column("archive"), index = ManifestTable.column("index"), status = ManifestTable.column("status")
         let facesJSON = ManifestTable.column("faces_json"), face = ManifestTable.column("face")
@@ -55,19 +55,19 @@ public struct FinishedRun: Sendable {
             if first[status] == "error" { continue }
             let name = first[facesJSON]
             guard !name.isEmpty else {
-                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none); export needs a run that writes faces/")
+                throw .unreadableRun(file: Self.shown("manifest.csv", in: directory), reason: "\(first[archive]) \(first[index]) has no per-image JSON (the \(pipeline) pipeline writes none); export needs a run that writes faces/")
             }
             guard RunFolder.components(of: name) != nil, name.hasPrefix("faces/"), name.hasSuffix(".json") else {
-                throw .unreadableRun(file: "manifest.csv", reason: "\(first[archive]) \(first[index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
+                throw .unreadableRun(file: Self.shown("manifest.csv", in: directory), reason: "\(first[archive]) \(first[index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
             }
             guard folder.holds(name) || !folder.holds("outputs.tar") else {
-                throw .unreadableRun(file: name, reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
+                throw .unreadableRun(file: Self.shown(name, in: directory), reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
             }
             let json = try Self.decode(ImageJSON.self, file: name, in: folder)
             let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
             let keptRows = rows.filter { $0[status] == "ok" && !$0[face].isEmpty }.count
             guard keptRows == image.faces.count else {
-                throw .unreadableRun(file: name, reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")
+                throw .unreadableRun(file: Self.shown(name, in: directory), reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")
             }
             images.append(image)
         }
@@ -82,13 +82,20 @@ public struct FinishedRun: Sendable {
         do {
             data = Data(try folder.read(file))
         } catch {
-            throw .unreadableRun(file: file, reason: error.reason)
+            throw .unreadableRun(file: shown(file, in: folder.root), reason: error.reason)
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw .unreadableRun(file: file, reason: "\(error)")
+            throw .unreadableRun(file: shown(file, in: folder.root), reason: "\(error)")
         }
+    }
+
+    /// `file` inside the run folder as the command line named the folder
+    /// (`myrun/run.json`), how messages show it.
+    static func shown(_ file: String, in directory: URL) -> String {
+        let folder = directory.relativePath
+        return folder.hasSuffix("/") ? folder + file : folder + "/" + file
     }
 
     // MARK: What the export reads of run.json and the per-image JSON
@@ -113,6 +120,7 @@ public struct FinishedRun: Sendable {
         var index: Int
         var width: Int
         var height: Int
+        var exif_orientation: Int?
         var faces: [Face]
     }
 }

@@ -1,38 +1,30 @@
-import Foundation
-
-/// What an annotation file says an image's path is.
+/// What an annotation file says an image's path is. Paths never start
+/// with `/` and have no `.` component.
 ///
-/// - `.written`: the clean upright PNG the export wrote, relative to
-///   `DEST/images/` (`sample.tar/photos/a.jpg.png`), as COCO's `file_name`
-///   and WIDER's and RetinaFace's paths are relative to an image folder.
-/// - `.originals`: the file the run read, from the input's path as
-///   `facepipe run` was given it (relative paths stay relative to the folder
-///   the run was started in): a folder input's file is `<folder>/<entry>`; a
-///   single image file is its path; an archive's entry is
-///   `<archive path>/<entry>`, the entry inside that archive; an entry of a
-///   stream (standard input, a FIFO) is `stdin/<entry>`.
+/// - `.written(root:)`: the clean upright PNG the export wrote at
+///   `DEST/images/<archive>/<entry>.png`, relative to `root`, the folder
+///   the format's loaders start from (``ExportFormat/imagePathRoot``): COCO's
+///   `file_name` is `images/sample.tar/photos/a.jpg.png`, relative to
+///   `annotations.json`; WIDER's and RetinaFace's paths are
+///   `sample.tar/photos/a.jpg.png`, relative to `DEST/images/`.
+/// - `.originals`: the files the run read, each relative to DEST
+///   (``OriginalFiles``), by the image's per-image JSON name.
 public enum ImagePaths: Sendable {
-    case written
-    case originals(FinishedRun)
+    case written(root: String)
+    case originals([String: String])
 
     /// The path of `image`'s picture.
     public func path(of image: ExportImage) -> String {
         switch self {
-        case .written:
-            return image.outputName + ".png"
-        case .originals(let run):
-            guard let input = run.input(named: image.archive), let path = input.path, path != "-" else {
-                return image.archive + "/" + image.entry
-            }
-            // A stream (a FIFO, /dev/stdin) is never opened again: `stdin/<entry>`.
-            var status = stat()
-            if stat(path, &status) == 0, [S_IFIFO, S_IFCHR, S_IFSOCK].contains(status.st_mode & S_IFMT) {
-                return "stdin/" + image.entry
-            }
-            if status.st_mode & S_IFMT == S_IFREG, UprightImages.isImageFile(path) {
-                return path
-            }
-            return (path.hasSuffix("/") ? path : path + "/") + image.entry
+        case .written(let root):
+            return String(Self.writtenFile(of: image).dropFirst(root.count))
+        case .originals(let paths):
+            return paths[image.facesJSON] ?? Self.writtenFile(of: image)
         }
+    }
+
+    /// Where the export writes `image`'s clean upright PNG, relative to DEST.
+    static func writtenFile(of image: ExportImage) -> String {
+        "images/" + image.outputName + ".png"
     }
 }

@@ -21,12 +21,7 @@ enum UprightImages {
             let wanted = remaining.prefix { $0.archive == input.name }
             remaining = remaining.dropFirst(wanted.count)
             guard !wanted.isEmpty else { continue }
-            guard let path = input.path, path != "-" else {
-                throw .inputChanged(input: input.name, reason: "the run read it from standard input, which cannot be read again")
-            }
-            guard let expected = input.sha256 else {
-                throw .inputChanged(input: path, reason: "run.json has no SHA-256 for it (the run stopped before reading all of it)")
-            }
+            let (path, expected) = try recorded(input)
             var byIndex: [Int: ExportImage] = [:]
             for image in wanted { byIndex[image.index] = image }
             // Checked against run.json before a single picture is written.
@@ -57,6 +52,24 @@ enum UprightImages {
         if let orphan = remaining.first {
             throw .inputChanged(input: orphan.archive, reason: "run.json lists no input of that name in manifest order")
         }
+    }
+
+    /// Refuses, before anything is written, a run with an input the images
+    /// cannot be read again from (standard input, no SHA-256 recorded).
+    static func checkReadable(_ run: FinishedRun, _ images: [ExportImage]) throws(ExportError) {
+        let names = Set(images.map(\.archive))
+        for input in run.inputs where names.contains(input.name) { _ = try recorded(input) }
+    }
+
+    /// The path and SHA-256 run.json records for `input`.
+    private static func recorded(_ input: FinishedRun.Input) throws(ExportError) -> (path: String, sha256: String) {
+        guard let path = input.path, path != "-" else {
+            throw .inputChanged(input: input.name, reason: "the run read it from standard input, which cannot be read again (run facepipe on the file to export it)")
+        }
+        guard let expected = input.sha256 else {
+            throw .inputChanged(input: path, reason: "run.json has no SHA-256 for it (the run stopped before reading all of it)")
+        }
+        return (path, expected)
     }
 
     /// Whether `path` is a regular file (``RegularFile``: no link, FIFO or

@@ -24,7 +24,7 @@ enum AtomicFile {
             directory = try OutputDirectory(path: folder.path)
         } catch {
             // First file in this folder: create it (and its parents) once.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileFailure.at(folder.path) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             directory = try OutputDirectory(path: folder.path)
         }
         try directory.write(bytes, to: url.lastPathComponent)

@@ -176,7 +176,7 @@ struct FolderUnreadable: Error, CustomStringConvertible {
     init(path: String, code: Int32) { self.path = path; self.code = code }
     /// `path` as bytes (shown as lossy UTF-8).
     init(path: [UInt8], code: Int32) { self.init(path: String(decoding: path, as: UTF8.self), code: code) }
-    var description: String { String(cString: strerror(code)) }
+    var description: String { OSReason(errno: code).description }
 }
 
 extension RunInput {

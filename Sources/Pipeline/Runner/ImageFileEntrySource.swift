@@ -17,11 +17,11 @@ struct ImageFileEntrySource: EntrySource {
         guard !done else { return nil }
         done = true
         let url = URL(fileURLWithPath: path)
-        let size = try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
+        let size = try FileFailure.at(path) { try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 }
         guard size <= maxBytes else {
             throw ImageFileTooLarge(path: path, size: size, limit: maxBytes)
         }
-        let data = [UInt8](try Data(contentsOf: url))
+        let data = [UInt8](try FileFailure.at(path) { try Data(contentsOf: url) })
         let name = url.lastPathComponent
         readDigest = InputDigest(sha256: sha256Hex(data), bytes: Int64(data.count))
         return .entry(ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))

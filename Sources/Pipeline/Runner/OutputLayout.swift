@@ -20,7 +20,7 @@ struct OutputLayout {
             do {
                 try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             } catch {
-                throw .outputUnusable(path: root.path, reason: "cannot create: \(error.localizedDescription)")
+                throw .outputUnusable(path: root.path, reason: "cannot create: \(OSReason(error, about: root.path))")
             }
         }
         guard FileManager.default.isWritableFile(atPath: root.path) else {

@@ -58,7 +58,8 @@ public enum ShardedRun {
         let summary = try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration,
                                                    toolVersion: toolVersion, hooks: hooks)
         if summary.interrupted { return .interrupted(summary) }
-        let manifest = try Data(contentsOf: folder.appendingPathComponent("manifest.csv"))
+        let manifestPath = folder.appendingPathComponent("manifest.csv").path
+        let manifest = try FileFailure.at(manifestPath) { try Data(contentsOf: URL(fileURLWithPath: manifestPath)) }
         let outputs = try outputFiles(in: folder)
         let completion = ShardCompletion(
             shard: shard.index, shardCount: shard.count, pipeline: plan.name, pipelineFingerprint: plan.fingerprint,
