@@ -25,7 +25,8 @@ public struct Annotate: Stage {
     }
 
     public var layers: Layers
-    /// Line thickness in pixels; nil scales with the image (1 px per 500 px of the shorter side, at least 1).
+    /// Line thickness in pixels of boxes, contours and irises; nil scales
+    /// each face's lines with the face (``AnnotationScale``).
     public var thickness: Int?
 
     public init(_ layers: Layers = .standard, thickness: Int? = nil) {
@@ -59,48 +60,77 @@ public struct Annotate: Stage {
         var image = frame.image
         let record = frame.record, encoded = frame.encoded
         _ = consume frame
-        let t = Float(thickness ?? max(1, min(image.width, image.height) / 500))
-        let textScale = max(1, Int(t))
-        for face in record.faces {
-            if !face.isKept {
-                if layers.contains(.rejected), layers.contains(.boxes) {
-                    image.drawRectangle(face.box, width: t, color: Self.rejectedColour)
-                    if layers.contains(.labels) { label(&image, "#\(face.face) rejected", face.box, textScale, Self.rejectedColour) }
-                }
-                continue
-            }
-            if layers.contains(.mesh), let mesh = face.points(.mesh) {
-                for p in mesh.points { image.drawDot(at: p, radius: max(0.75, t / 2), color: Self.meshColour) }
-            }
-            if layers.contains(.contours) {
-                for group in face.pointGroups {
-                    guard let contour = group.groupName.contour else { continue }
-                    image.drawPolyline(group.points, closed: contour.isClosed, width: t, color: Self.contourColour)
-                }
-            }
-            if layers.contains(.iris) {
-                for name in [PointGroup.Name.leftIris, .rightIris] {
-                    if let iris = face.points(name), let centre = iris.points.first {
-                        image.drawPolyline(Array(iris.points.dropFirst()), closed: true, width: t, color: Self.irisColour)
-                        image.drawDot(at: centre, radius: t, color: Self.irisColour)
-                    }
-                }
-            }
-            if layers.contains(.boxes) { image.drawRectangle(face.box, width: t, color: Self.keptColour) }
-            if layers.contains(.keypoints) {
-                for p in face.keypoints { image.drawDot(at: p, radius: t + 1, color: Self.keypointColour) }
-            }
-            if layers.contains(.labels) {
-                label(&image, "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))", face.box, textScale, Self.keptColour)
-            }
+        let showRejected = layers.contains(.rejected) && layers.contains(.boxes)
+        let drawn = record.faces.filter { $0.isKept || showRejected }
+        // Rejected faces first, so kept faces' marks lie on top of them.
+        for face in drawn where !face.isKept { drawMarks(of: face, on: &image) }
+        for face in drawn where face.isKept { drawMarks(of: face, on: &image) }
+        // Labels last, so no mark covers one; kept faces choose their places first.
+        if layers.contains(.labels) {
+            drawLabels(for: drawn.filter(\.isKept) + drawn.filter { !$0.isKept }, on: &image)
         }
         return Frame(image: image, record: record, encoded: encoded)
     }
 
-    private func label(_ image: inout RGBImage, _ text: String, _ box: Rect, _ scale: Int, _ colour: RGBColor) {
-        let height = Float(BitmapFont.lineHeight * scale)
-        let top = box.y - height - Float(2 * scale) >= 0 ? box.y - height - Float(2 * scale) : box.y + box.height + Float(2 * scale)
-        image.drawText(text, at: Point(x: box.x, y: top), scale: scale, color: .black, background: colour)
+    /// Sizes for `face`'s marks; `thickness` (when set) fixes the line widths.
+    func scale(of face: FaceRecord, in image: RGBImage) -> AnnotationScale {
+        var scale = AnnotationScale(face: face.box, pictureWidth: image.width, pictureHeight: image.height)
+        if let thickness {
+            scale.lineWidth = Float(thickness)
+            scale.detailWidth = Float(thickness)
+        }
+        return scale
+    }
+
+    private func drawMarks(of face: FaceRecord, on image: inout RGBImage) {
+        let scale = scale(of: face, in: image)
+        guard face.isKept else {
+            return image.drawRectangle(face.box, width: scale.lineWidth, color: Self.rejectedColour)
+        }
+        if layers.contains(.mesh), let mesh = face.points(.mesh) {
+            for p in mesh.points { image.drawDot(at: p, radius: scale.meshDotRadius, color: Self.meshColour) }
+        }
+        if layers.contains(.contours) {
+            for group in face.pointGroups {
+                guard let contour = group.groupName.contour else { continue }
+                image.drawPolyline(group.points, closed: contour.isClosed, width: scale.detailWidth, color: Self.contourColour)
+            }
+        }
+        if layers.contains(.iris) {
+            for name in [PointGroup.Name.leftIris, .rightIris] {
+                if let iris = face.points(name), let centre = iris.points.first {
+                    image.drawPolyline(Array(iris.points.dropFirst()), closed: true, width: scale.detailWidth, color: Self.irisColour)
+                    image.drawDot(at: centre, radius: scale.dotRadius * 0.75, color: Self.irisColour)
+                }
+            }
+        }
+        if layers.contains(.boxes) { image.drawRectangle(face.box, width: scale.lineWidth, color: Self.keptColour) }
+        if layers.contains(.keypoints) {
+            for p in face.keypoints { image.drawDot(at: p, radius: scale.dotRadius, color: Self.keypointColour) }
+        }
+    }
+
+    /// Labels one size for the whole picture, placed by ``LabelPlacer`` in
+    /// the order of `faces` beside each face's box (its stroke included),
+    /// off every drawn face's box where there is room.
+    private func drawLabels(for faces: [FaceRecord], on image: inout RGBImage) {
+        let texts = faces.map { face in
+            face.isKept ? "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))" : "#\(face.face) rejected"
+        }
+        let textScale = AnnotationScale.labelScale(pictureWidth: image.width, pictureHeight: image.height,
+                                                   widestText: texts.max { $0.count < $1.count } ?? "")
+        let boxes = faces.map { face in
+            LabelPlacer.Box(covering: face.box, outset: scale(of: face, in: image).lineWidth / 2)
+        }
+        var placer = LabelPlacer(pictureWidth: image.width, pictureHeight: image.height,
+                                 obstacles: layers.contains(.boxes) ? boxes.compactMap { $0 } : [], spacing: textScale)
+        for (face, (text, box)) in zip(faces, zip(texts, boxes)) {
+            guard let box else { continue }
+            let size = BitmapFont.size(of: text, scale: textScale)
+            let label = placer.place(width: size.width + 2 * textScale, height: size.height + 2 * textScale, beside: box)
+            image.drawText(text, at: Point(x: Float(label.x + textScale), y: Float(label.y + textScale)), scale: textScale,
+                           color: .black, background: face.isKept ? Self.keptColour : Self.rejectedColour)
+        }
     }
 }
 
