@@ -22,7 +22,7 @@ struct RunRecordTests {
     /// another type (`inputs.0.bytes`): the record is refused naming it.
     @Test(arguments: [("summary.entries", "missing"), ("tool", "missing"), ("inputs.0.bytes", "text")])
     func aRecordWithoutAFieldIsRefusedNamingIt(field: String, change: String) throws {
-        var run = try StrangerRun()
+        let run = try StrangerRun()
         defer { run.remove() }
         try run.write()
         let url = run.run.appendingPathComponent("run.json")
@@ -62,7 +62,7 @@ struct RunRecordTests {
     /// megapixels not finite or past it) are refused naming the counter.
     @Test(arguments: [("entries", "-1"), ("cacheHits", "1099511627777"), ("megapixels", "1e300")])
     func aCounterOutOfRangeIsRefusedNamingIt(counter: String, value: String) throws {
-        var run = try StrangerRun()
+        let run = try StrangerRun()
         defer { run.remove() }
         try run.write()
         let url = run.run.appendingPathComponent("run.json")
