@@ -88,6 +88,8 @@ demo: build sample
 
 ## bench: side-by-side measurements against what a user would pick instead
 bench: bench-codecs bench-models bench-pipeline
+# A benchmark build: bench-codecs and model bench are compiled in only then (Package.swift).
+bench bench-codecs bench-models bench-pipeline: export FACEPIPE_BENCHMARKS := 1
 
 bench-codecs: build
 	@benchmarks/codecs.sh

@@ -38,6 +38,16 @@ let fuzzRuntime = Context.environment["FACEPIPE_FUZZ"]
 let fuzzing = fuzzRuntime != nil
 let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
 
+// MARK: - Benchmarks
+//
+// `FACEPIPE_BENCHMARKS=1 swift build -c release --product facepipe` (what the
+// `make bench*` targets and the scripts in benchmarks/ run) compiles the
+// measuring commands into facepipe (`facepipe bench-codecs`, `facepipe model
+// bench`) and adds the timing probes (`facepipe-probes`, benchmarks/probes).
+// Without the variable neither exists: the shipped binary holds what users
+// run, and `swift build` builds no probes. See docs/BENCHMARKS.md.
+let benchmarks = Context.environment["FACEPIPE_BENCHMARKS"] != nil
+
 let package = Package(
     name: "facepipe",
     platforms: [.macOS(.v14)],
@@ -91,7 +101,6 @@ let package = Package(
         ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
             "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
@@ -99,12 +108,7 @@ let package = Package(
             "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        // Timing probes for benchmarks/ (print, never assert); in this package for `package` APIs.
-        .executableTarget(name: "facepipe-probes", dependencies: [
-            "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO", "Inference",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "benchmarks/probes", swiftSettings: simdSwift),
+        ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : []),
 
         // MARK: Tests
         .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis"], path: "Tests/_TestSupport"),
@@ -137,4 +141,13 @@ if fuzzing {
             linkerSettings: [.unsafeFlags(["-sanitize=address", "-Xlinker", fuzzRuntime!, "-lstdc++"])]))
         package.products.append(.executable(name: target.name, targets: [target.name]))
     }
+}
+
+// MARK: - Timing probes (only with FACEPIPE_BENCHMARKS set; see above)
+if benchmarks {
+    // Print, never assert; in this package for `package` APIs.
+    package.targets.append(.executableTarget(name: "facepipe-probes", dependencies: [
+        "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO", "Inference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ], path: "benchmarks/probes", swiftSettings: simdSwift))
 }

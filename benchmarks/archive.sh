@@ -27,6 +27,7 @@ best_of_3() {  # prints the best wall time in seconds of "$@"
   echo "$best"
 }
 
+export FACEPIPE_BENCHMARKS=1  # the probes exist only then (Package.swift)
 swift build -c release --product facepipe-probes > /dev/null
 probes="$(swift build -c release --show-bin-path)/facepipe-probes"
 names=""

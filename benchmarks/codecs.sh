@@ -13,8 +13,11 @@ cd "$(dirname "$0")/.."
 
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-1}
 ROUNDS=${ROUNDS:-3}
+# bench-codecs is in a benchmark build only (FACEPIPE_BENCHMARKS, Package.swift).
+export FACEPIPE_BENCHMARKS=1
+[[ -n "${FACEPIPE:-}" ]] || swift build -c release --product facepipe > /dev/null
 BIN=${FACEPIPE:-$(make -s bin-path)}
-[[ -x "$BIN" ]] || { echo "codecs.sh: $BIN not built (run make build)" >&2; exit 2; }
+[[ -x "$BIN" ]] || { echo "codecs.sh: $BIN not built (run FACEPIPE_BENCHMARKS=1 make build)" >&2; exit 2; }
 command -v tjbench >/dev/null || scripts/install-system-deps.sh libjpeg-turbo-progs
 [[ -d datasets/sources ]] || python3 datasets/fetch-sources.py
 

@@ -5,5 +5,6 @@
 # Needs `make models sources`. Prints "TIMING <case>: median <ms> ms".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export FACEPIPE_BENCHMARKS=1  # the probes exist only then (Package.swift)
 swift build -c release --product facepipe-probes > /dev/null
 "$(swift build -c release --show-bin-path)/facepipe-probes" faces

@@ -18,8 +18,10 @@ cd "$(dirname "$0")/.."
 ITERATIONS="${1:-100}"
 ROUNDS="${ROUNDS:-3}"
 PY=.venv/bin/python
+# `model bench` is in a benchmark build only (FACEPIPE_BENCHMARKS, Package.swift).
+export FACEPIPE_BENCHMARKS=1
+swift build -c release --product facepipe > /dev/null
 BIN="$(swift build -c release --show-bin-path)/facepipe"
-[[ -x "$BIN" ]] || { echo "build first: swift build -c release --product facepipe" >&2; exit 2; }
 [[ -x "$PY" ]] || { echo "make venv first" >&2; exit 2; }
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

@@ -32,8 +32,10 @@ read -r -a FLOORS <<< "${FLOORS:-}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 VENV="${MEDIAPIPE_VENV:-.venv-mediapipe}"
 REF_PY=.venv/bin/python   # the reference venv (make venv) holds yuface
+# A benchmark build (FACEPIPE_BENCHMARKS, Package.swift): `model bench` below picks the AVX2 row.
+export FACEPIPE_BENCHMARKS=1
+swift build -c release --product facepipe > /dev/null
 BIN="$(swift build -c release --show-bin-path)/facepipe"
-[ -x "$BIN" ] || swift build -c release --product facepipe
 # The AVX2 row (job `avx2`) only where the default kernel set is another one.
 AVX2_JOBS=()
 if [ "${AVX2_ROW:-1}" != 0 ] && "$BIN" model bench models/face_detection_short_range.tflite --iterations 1 2>/dev/null | grep -q 'kernels=avx512'; then

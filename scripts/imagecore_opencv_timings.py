@@ -2,8 +2,8 @@
 """Single-thread OpenCV timings of the operations `facepipe-probes imagecore` measures, on a 4000x3000 noise image.
 
 Run side by side (same moment, same load):
-  swift build -c release --product facepipe-probes
-  "$(swift build -c release --show-bin-path)/facepipe-probes" imagecore
+  FACEPIPE_BENCHMARKS=1 swift build -c release --product facepipe-probes
+  "$(FACEPIPE_BENCHMARKS=1 swift build -c release --show-bin-path)/facepipe-probes" imagecore
   .venv/bin/python scripts/imagecore_opencv_timings.py      # needs `make venv` (opencv-python-headless)
 """
 import time, math, numpy as np, cv2

@@ -6,7 +6,7 @@ import Pipeline
 /// Reads the bytes as each file `facepipe merge` takes from a shard folder
 /// that may come from anyone: `_SUCCESS` (decoded and checked for the shard
 /// it names, shard 0 of 1 and shard 2 of 3, then split into its assignment
-/// as the merge does), `run.json` (object and summary, the summaries combined) and
+/// as the merge does), `run.json` (the record, the summaries combined) and
 /// `manifest.csv` (header, rows, the files they name). Refusals are fine;
 /// a trap or a bad access is the finding.
 func fuzzRunFolder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -14,7 +14,7 @@ func fuzzRunFolder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let named = (try? JSONDecoder().decode(ShardCompletion.self, from: Data(bytes))).flatMap { try? Shard(index: $0.shard, count: $0.shardCount) }
     for shard in [named, try? Shard(index: 0, count: 1), try? Shard(index: 2, count: 3)].compactMap({ $0 }) {
-        if let completion = try? ShardedRunFolder.completion(decoding: bytes, path: "_SUCCESS", shard: shard) {
+        if let completion = try? ShardCompletion(decoding: bytes, path: "_SUCCESS", shard: shard) {
             let assignment = ShardAssignment(paths: completion.inputs, sizes: completion.inputSizes, count: shard.count)
             _ = completion.assigned == Array(assignment.blocks[completion.shard])
         }

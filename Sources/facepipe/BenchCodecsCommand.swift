@@ -4,8 +4,11 @@ import ImageCodecs
 import ImageCore
 import Pipeline
 
+// A benchmark: compiled only with FACEPIPE_BENCHMARKS set (Package.swift, Benchmarks).
+#if FACEPIPE_BENCHMARKS
 /// `facepipe bench-codecs FILES…`: single-thread codec throughput, for
-/// `benchmarks/codecs.sh`. Hidden: a measuring tool, not a user verb.
+/// `benchmarks/codecs.sh`. Hidden: a measuring tool, not a user verb, and
+/// only in a benchmark build.
 struct BenchCodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-codecs",
@@ -142,3 +145,4 @@ struct BenchCodecsCommand: ParsableCommand {
 
     private func format(_ rate: Rate) -> String { String(format: "%.1f\t%.1f", rate.wall, rate.cpu) }
 }
+#endif

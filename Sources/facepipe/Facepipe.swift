@@ -9,7 +9,8 @@ struct Facepipe: AsyncParsableCommand {
         commandName: "facepipe",
         abstract: "Face annotations for image archives: detect, landmark, annotate, with a reproducible manifest.",
         version: FacepipeVersion.string,
-        subcommands: [RunCommand.self, PipelinesCommand.self, DescribeCommand.self, ModelCommand.self, BenchCodecsCommand.self, DetectCommand.self, ReportCommand.self, ExportCommand.self, MergeCommand.self]
+        subcommands: [RunCommand.self, PipelinesCommand.self, DescribeCommand.self, ModelCommand.self, DetectCommand.self, ReportCommand.self, ExportCommand.self, MergeCommand.self]
+            + BenchmarkCommands.top
     )
 
     static func main() async {

@@ -3,6 +3,8 @@ import FaceAnalysis
 import Foundation
 import Inference
 
+// A benchmark: compiled only with FACEPIPE_BENCHMARKS set (Package.swift, Benchmarks).
+#if FACEPIPE_BENCHMARKS
 /// `facepipe model bench MODEL [--iterations N]`: latency of one interpreter on one thread.
 struct ModelBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -186,3 +188,4 @@ struct ModelBench: ParsableCommand {
 
 extension FirstConvolution: ExpressibleByArgument {}
 extension PointwiseConvolution: ExpressibleByArgument {}
+#endif

@@ -4,12 +4,13 @@ import Inference
 import Pipeline
 import TFLite
 
-/// `facepipe model …`: look inside a TFLite model and run it on raw tensors.
+/// `facepipe model …`: look inside a TFLite model and run it on raw tensors
+/// (and, in a benchmark build, time it: `model bench`).
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
-        abstract: "Inspect, run and benchmark a TFLite model on facepipe's inference engine.",
-        subcommands: [ModelInspect.self, ModelRun.self, ModelBench.self]
+        abstract: "Inspect a TFLite model and run it on facepipe's inference engine.",
+        subcommands: [ModelInspect.self, ModelRun.self] + BenchmarkCommands.model
     )
 }
 

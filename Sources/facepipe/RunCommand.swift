@@ -93,17 +93,14 @@ struct RunCommand: AsyncParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
         guard !out.isEmpty else { throw ValidationError("--out needs a folder (an empty name would write into the current folder)") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
-        guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
+        do {
+            try RunConfiguration.validateFlags(workers: workers, resume: resume, overwrite: overwrite, outputTar: outputTar,
+                                               redactedShards: redactedShards, copyUnknown: copyUnknown)
+        } catch { throw ValidationError(error.description) }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
-        guard !(resume && outputTar) else { throw ValidationError("--resume cannot continue an output tar") }
-        guard !(resume && overwrite) else { throw ValidationError("--resume and --overwrite cannot be combined") }
-        guard !(resume && redactedShards) else {
-            throw ValidationError("--resume cannot continue redacted shards (a shard is written whole or not at all)")
-        }
         guard !(shard != nil && redactedShards) else {
             throw ValidationError("--redacted-shards cannot be combined with --shard: run each task on its own inputs with --redacted-shards")
         }
-        guard !copyUnknown || redactedShards else { throw ValidationError("--copy-unknown goes with --redacted-shards") }
         if let shard, shard != "auto" {
             do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
         }

@@ -8,9 +8,8 @@ import Pipeline
 /// A run folder as someone else could hand it over, written file by file:
 /// `run.json`, `manifest.csv` and one per-image JSON for a single PNG
 /// input, each field settable so a test can plant what an attacker would.
-/// Its files follow what facepipe writes (the manifest's columns, run.json's
-/// `pipeline`, `inputs` and `summary`), so the unplanted folder exports and
-/// reports cleanly.
+/// Its files follow what facepipe writes (the manifest's columns, every
+/// field of run.json), so the unplanted folder exports and reports cleanly.
 struct StrangerRun {
     /// Holds `run/`, the input PNG and anything else a test puts there.
     let base: URL
@@ -76,10 +75,17 @@ struct StrangerRun {
     /// Writes run.json, manifest.csv and the per-image JSON (``imageJSON``).
     func write() throws {
         let path = inputPath.map(Self.jsonString) ?? "null"
+        // Every field of a run record (``RunRecord``); `runJSONExtra` comes
+        // after the rest, so a field it repeats is the one a reader that
+        // takes the last of two (the page's JSON.parse) sees.
+        let summary = String(decoding: try JSONEncoder().encode(RunSummary()), as: UTF8.self)
         let runJSON = """
-        {"pipeline":{"name":\(Self.jsonString(pipelineName)),"fingerprint":"0","stages":[]},\(runJSONExtra)
+        {"tool":"facepipe","toolVersion":"0","resultsVersion":"\(CompiledPipeline.resultsVersion)","overrides":[],"commandLine":[],
+         "models":[],"configuration":{"workers":1,"recompute":"use-cache","resume":false,"modelsDirectory":"models"},
+         "manifestColumns":[],"started":"2026-01-01T00:00:00Z","finished":"2026-01-01T00:00:00Z",
+         "pipeline":{"name":\(Self.jsonString(pipelineName)),"fingerprint":"0","stages":[]},\(runJSONExtra)
          "inputs":[{"name":\(Self.jsonString(archive)),"path":\(path),"sha256":"\(inputSHA256)","bytes":\(inputBytes)}],
-         "summary":{"skipped":[]}}
+         "summary":\(summary)}
         """
         try Data(runJSONPrefix + Array(runJSON.utf8)).write(to: run.appendingPathComponent("run.json"))
         let lines = [Manifest.columns.joined(separator: ","),

@@ -16,6 +16,8 @@ public final class StageContext: @unchecked Sendable {
     public let shared: SharedResources
     /// 0-based worker number (for logs; results must not depend on it).
     public let worker: Int
+    /// Each key's value, under the key's type. Only ``resource(_:)`` stores
+    /// here, always `Key.Value` under `Key`.
     private var workerResources: [ObjectIdentifier: Any] = [:]
 
     public init(shared: SharedResources, worker: Int) {
@@ -23,25 +25,16 @@ public final class StageContext: @unchecked Sendable {
         self.worker = worker
     }
 
-    /// The worker's instance of `Resource`, made on first use and kept for
-    /// the worker's lifetime. Keyed by the type itself, so a resource can be
-    /// neither misspelt nor read back as another type.
-    public func resource<Resource: WorkerResource>(_ type: Resource.Type = Resource.self) throws -> Resource {
-        let key = ObjectIdentifier(type)
-        if let existing = workerResources[key] {
-            // Stored under its own type's identifier just below.
-            return existing as! Resource
-        }
-        let made = try Resource(shared: shared)
-        workerResources[key] = made
+    /// The worker's value for `key`, made on first use and kept for the
+    /// worker's lifetime. The key is a type (``StageResourceKey``), so it can
+    /// be neither misspelt nor read back as another type than its `Value`.
+    public func resource<Key: StageResourceKey>(_ key: Key.Type) throws -> Key.Value {
+        let slot = ObjectIdentifier(key)
+        if let existing = workerResources[slot] as? Key.Value { return existing }
+        let made = try Key.makeValue(shared: shared)
+        workerResources[slot] = made
         return made
     }
-}
-
-/// A value each worker makes once and keeps: an image decoder with its C
-/// handle, a face engine with its interpreters.
-public protocol WorkerResource {
-    init(shared: SharedResources) throws
 }
 
 /// Read-only resources shared by every worker of a run: the models the plan

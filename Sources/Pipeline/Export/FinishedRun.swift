@@ -7,14 +7,8 @@ import Foundation
 /// manifest gives cannot lead outside the folder or through a link.
 public struct FinishedRun: Sendable {
     /// An input as run.json records it: the manifest's name, the path as
-    /// given to `facepipe run` and the SHA-256 of its bytes.
-    public struct Input: Sendable, Decodable {
-        public var name: String
-        public var path: String?
-        public var sha256: String?
-        /// The byte count the run read (a folder: its files' sizes summed).
-        public var bytes: Int64?
-    }
+    /// given to `facepipe run`, the SHA-256 of its bytes and their count.
+    public typealias Input = RunRecord.InputInfo
 
     public let directory: URL
     public let pipeline: String
@@ -27,9 +21,16 @@ public struct FinishedRun: Sendable {
     public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
         self.directory = directory
         let folder = RunFolder(directory)
-        let provenance = try Self.decode(RunJSON.self, file: "run.json", in: folder)
-        pipeline = provenance.pipeline.name
-        inputs = provenance.inputs
+        let bytes: [UInt8]
+        do { bytes = try folder.read(RunRecord.fileName) } catch {
+            throw .unreadableRun(file: Self.shown(RunRecord.fileName, in: directory), reason: error.reason)
+        }
+        let record: RunRecord
+        do throws(RunRecord.Failure) { record = try RunRecord(decoding: bytes) } catch {
+            throw .unreadableRun(file: Self.shown(RunRecord.fileName, in: directory), reason: error.description)
+        }
+        pipeline = record.pipeline.name
+        inputs = record.inputs
         let manifestText: String
         do {
             manifestText = String(decoding: try folder.read("manifest.csv"), as: UTF8.self)
@@ -98,13 +99,7 @@ public struct FinishedRun: Sendable {
         return folder.hasSuffix("/") ? folder + file : folder + "/" + file
     }
 
-    // MARK: What the export reads of run.json and the per-image JSON
-
-    struct RunJSON: Decodable {
-        struct PipelineInfo: Decodable { var name: String }
-        var pipeline: PipelineInfo
-        var inputs: [Input]
-    }
+    // MARK: What the export reads of the per-image JSON
 
     struct ImageJSON: Decodable {
         struct Face: Decodable {

@@ -4,8 +4,6 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
     /// `manifest.csv` is not the manifest facepipe writes (header, quoting, row width).
     case malformedManifest(line: Int, reason: String)
-    /// `run.json` is not JSON, or lacks what the report shows.
-    case malformedRunJSON(reason: String)
     /// `report.html` could not be written.
     case cannotWrite(path: String, reason: String)
 
@@ -13,7 +11,6 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadable(file, reason): "cannot read \(file): \(reason)"
         case let .malformedManifest(line, reason): "manifest.csv line \(line): \(reason)"
-        case let .malformedRunJSON(reason): "run.json: \(reason)"
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         }
     }

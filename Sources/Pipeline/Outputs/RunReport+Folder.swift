@@ -4,15 +4,13 @@ extension RunReport {
     /// The report's name in an output folder.
     public static let fileName = "report.html"
 
-    /// What run.json holds that the report itself counts (the page shows the rest as it is).
-    private struct RunJSONSummary: Decodable {
-        struct Summary: Decodable { var skipped: [RunSummary.SkippedRecord] }
-        var summary: Summary
-    }
-
     /// The report on the output folder `directory`, from its `manifest.csv`
     /// and `run.json` (read through ``RunFolder``: no link followed), with
-    /// run.json's text for the page (a UTF-8 byte order mark dropped).
+    /// run.json's text for the page (a UTF-8 byte order mark dropped). The
+    /// report counts the skipped entries of the run record
+    /// (``RunRecord/init(decoding:)``); a run.json that is not one still
+    /// gets its page, showing its text, and the report says why
+    /// (``runRecordProblem``).
     public static func read(directory: URL) throws(ReportError) -> (report: RunReport, runJSON: String) {
         let folder = RunFolder(directory)
         let manifestText: String
@@ -29,14 +27,15 @@ extension RunReport {
         }
         if runJSON.starts(with: [0xEF, 0xBB, 0xBF]) { runJSON.removeFirst(3) }
         let manifest = try ManifestTable(csv: manifestText)
-        let summary: RunJSONSummary
-        do {
-            summary = try JSONDecoder().decode(RunJSONSummary.self, from: runJSON)
-        } catch {
-            throw .malformedRunJSON(reason: "\(error)")
+        let record: RunRecord?
+        var problem: String?
+        do throws(RunRecord.Failure) { record = try RunRecord(decoding: runJSON) } catch {
+            record = nil
+            problem = "\(RunRecord.fileName): \(error); its skipped entries are not listed"
         }
         let imagesInTar = (folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
-        let report = RunReport(manifest: manifest, skipped: summary.summary.skipped, imagesInTar: imagesInTar)
+        var report = RunReport(manifest: manifest, skipped: record?.summary.skipped ?? [], imagesInTar: imagesInTar)
+        report.runRecordProblem = problem
         return (report, String(decoding: runJSON, as: UTF8.self))
     }
 

@@ -9,6 +9,7 @@ extension RunReport {
         lines.append("manifest rows: " + rowsByStatus.map { "\($0.count) \($0.status)" }.joined(separator: ", "))
         lines.append("faces: \(faces) detected, \(keptFaces) kept, \(faces - keptFaces) rejected")
         lines.append(contentsOf: groupLines())
+        if let runRecordProblem { lines.append(runRecordProblem) }
         // A status read from the manifest is printed too: every line through ``TerminalText``.
         return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }

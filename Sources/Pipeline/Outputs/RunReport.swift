@@ -24,6 +24,9 @@ public struct RunReport: Sendable, Equatable, Codable {
     /// Whether the images are inside tar files (`outputs.tar` with
     /// `--output-tar`, `redacted/` with `--redacted-shards`): no gallery links.
     public var imagesInTar: Bool
+    /// Why the folder's run.json is not a run record facepipe wrote (the
+    /// field and what is wrong with it), when it is not; nil when it is.
+    public var runRecordProblem: String?
 
     public struct StatusCount: Sendable, Equatable, Codable {
         public var status: String

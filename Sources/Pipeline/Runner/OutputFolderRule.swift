@@ -18,13 +18,13 @@ package enum OutputFolderRule {
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading
     /// the archives; entries are matched by content hash in the cache anyway).
-    package struct RunIdentity: Equatable, Decodable {
-        package struct Pipeline: Equatable, Decodable {
+    package struct RunIdentity: Equatable {
+        package struct Pipeline: Equatable {
             package var name: String
             package var fingerprint: String
             package init(name: String, fingerprint: String) { self.name = name; self.fingerprint = fingerprint }
         }
-        package struct Input: Equatable, Decodable {
+        package struct Input: Equatable {
             package var name: String
             package var bytes: Int64?
             package init(name: String, bytes: Int64?) { self.name = name; self.bytes = bytes }
@@ -32,6 +32,12 @@ package enum OutputFolderRule {
         package var pipeline: Pipeline
         package var inputs: [Input]
         package init(pipeline: Pipeline, inputs: [Input]) { self.pipeline = pipeline; self.inputs = inputs }
+
+        /// The identity a folder's run record gives.
+        init(_ record: RunRecord) {
+            pipeline = Pipeline(name: record.pipeline.name, fingerprint: record.pipeline.fingerprint)
+            inputs = record.inputs.map { Input(name: $0.name, bytes: $0.bytes) }
+        }
     }
 
     package enum Decision: Equatable {
@@ -86,7 +92,7 @@ package enum OutputFolderRule {
         let present = facepipeNames.filter { name in
             (try? files.attributesOfItem(atPath: layout.root.appendingPathComponent(name).path)) != nil
         }
-        let previous = directory.contents(of: "run.json").flatMap { try? JSONDecoder().decode(RunIdentity.self, from: Data($0)) }
+        let previous = directory.contents(of: RunRecord.fileName).flatMap { try? RunRecord(decoding: $0) }.map(RunIdentity.init)
         let current = RunIdentity(pipeline: .init(name: plan.name, fingerprint: plan.fingerprint), inputs: inputs.map { input in
             // Only a regular file has a size worth comparing (not a folder or a stream).
             let attributes = input.path.flatMap { try? files.attributesOfItem(atPath: $0) }

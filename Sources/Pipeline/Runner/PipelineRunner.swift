@@ -1,7 +1,6 @@
 import ArchiveIO
 import Foundation
 import ImageCore
-import Logging
 
 /// Executes a compiled pipeline over the entries of one or more inputs.
 ///
@@ -12,8 +11,6 @@ import Logging
 /// Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting.
 public enum PipelineRunner {
-    static let logger = Logger(label: "facepipe.pipeline")
-
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
     /// configuration, another run holding the folder's lock) throw. A write
@@ -77,11 +74,11 @@ public enum PipelineRunner {
         }
         summary.damagedRecords = cache.damaged + completions.damaged
         summary.redoneEntries = completions.outputsChanged
-        let provenance = RunProvenance(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
-                                       configuration: configuration, summary: summary,
-                                       started: started, finished: Date())
+        let record = RunRecord(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
+                               configuration: configuration, summary: summary,
+                               started: started, finished: Date())
         do {
-            try provenance.write(to: directory)
+            try record.write(to: directory)
         } catch {
             // With outputs already failing, run.json may fail for the same reason: say both.
             guard let failure else { throw .outputUnusable(path: layout.root.path, reason: "cannot write run.json: \(error)") }
@@ -117,12 +114,12 @@ public enum PipelineRunner {
     /// and each input's digest as its source took it while reading it.
     static func schedule(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
                          writer: some EntryWriter, cache: StageCache?, configuration: RunConfiguration,
-                         hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunProvenance.InputInfo]) {
+                         hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunRecord.InputInfo]) {
         let pool = ContextPool(workers: configuration.workers,
                                shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine,
                                                        imagesInEntryFormat: configuration.redactedShards))
         var writeFailure: String?
-        var described = inputs.map { RunProvenance.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
+        var described = inputs.map { RunRecord.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
             let shares = InputShares.of(sizes: inputs.map(\.byteSize))

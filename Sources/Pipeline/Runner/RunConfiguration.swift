@@ -46,24 +46,35 @@ public struct RunConfiguration: Sendable {
         self.reorderWindow = reorderWindow ?? max(4 * workers, 8)
     }
 
+    /// The configuration's checks (``validateFlags(workers:resume:overwrite:outputTar:redactedShards:copyUnknown:)``
+    /// and the reorder window), before a run reads or writes anything.
     func validate() throws(PipelineError) {
+        try Self.validateFlags(workers: workers, resume: resume, overwrite: overwrite, outputTar: outputTar,
+                               redactedShards: redactedShards, copyUnknown: copyUnknown)
+        guard reorderWindow >= workers else {
+            throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
+        }
+    }
+
+    /// The checks of the run flags, in one place: `facepipe run` calls it
+    /// from its own validation (before any model is loaded) and
+    /// ``PipelineRunner`` through ``validate()``, so both say the same.
+    public static func validateFlags(workers: Int, resume: Bool, overwrite: Bool, outputTar: Bool,
+                                     redactedShards: Bool, copyUnknown: Bool) throws(PipelineError) {
         guard (1...256).contains(workers) else {
             throw .invalidRunConfiguration("--workers must be between 1 and 256, got \(workers)")
         }
         guard !(resume && outputTar) else {
             throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
         }
+        guard !(resume && overwrite) else {
+            throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")
+        }
         guard !(resume && redactedShards) else {
             throw .invalidRunConfiguration("--resume cannot continue redacted shards (a shard is written whole or not at all); rerun without --resume")
         }
         guard !copyUnknown || redactedShards else {
-            throw .invalidRunConfiguration("--copy-unknown says what goes into redacted shards; it needs --redacted-shards")
-        }
-        guard !(resume && overwrite) else {
-            throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")
-        }
-        guard reorderWindow >= workers else {
-            throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
+            throw .invalidRunConfiguration("--copy-unknown goes with --redacted-shards (it says what goes into redacted shards)")
         }
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// naming what it stands for, so `facepipe merge` can check every shard ran
 /// the same pipeline, models and input list, that its manifest is the one
 /// it wrote and that every output file it merges is the one the shard wrote.
-/// Read back (from a folder that may come from anyone) by ``ShardedRunFolder``,
-/// which checks it with ``check(path:index:count:)`` before use.
+/// Read back (from a folder that may come from anyone, through
+/// ``ShardedRunFolder``) by ``init(decoding:path:shard:)``, which checks it.
 public struct ShardCompletion: Codable, Sendable, Equatable {
     public static let fileName = "_SUCCESS"
 
@@ -79,5 +79,16 @@ public struct ShardCompletion: Codable, Sendable, Equatable {
             guard seen.insert(output.path).inserted else { throw bad("outputs", "\(output.path) is listed twice") }
             guard output.bytes >= 0 else { throw bad("outputs", "\(output.path): \(output.bytes) bytes") }
         }
+    }
+}
+
+extension ShardCompletion {
+    /// A record from `_SUCCESS` bytes read at `path`, checked for `shard`
+    /// (``check(path:index:count:)``) before anything uses it.
+    package init(decoding bytes: [UInt8], path: String, shard: Shard) throws(ShardError) {
+        do { self = try JSONDecoder().decode(Self.self, from: Data(bytes)) } catch {
+            throw .unreadable(path: path, reason: "not a shard record: \(error)")
+        }
+        try check(path: path, index: shard.index, count: shard.count)
     }
 }

@@ -61,8 +61,7 @@ public enum ShardMerge {
         // Everything is read and checked before anything is written.
         var manifest: [UInt8] = []
         var rows = 0
-        var provenances: [[String: Any]] = []
-        var summaries: [RunSummary] = []
+        var records: [RunRecord] = []
         var merged: [(shard: Shard, path: String, digest: OutputDirectory.FileDigest)] = []
         for completion in done {
             let shard = try Shard(index: completion.shard, count: count)
@@ -77,9 +76,7 @@ public enum ShardMerge {
             }
             manifest += table.body
             rows += table.body.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            let run = try folder.runJSON(of: shard)
-            provenances.append(run.object)
-            summaries.append(run.summary)
+            records.append(try folder.runJSON(of: shard))
             merged += try files(of: completion, named: table.named, in: folder.folder(of: shard), shardPath: shardPath)
                 .map { (shard: shard, path: $0.path, digest: $0.digest) }
         }
@@ -91,7 +88,9 @@ public enum ShardMerge {
             }
             byPath[file.path] = (file.shard, file.digest)
         }
-        let combined = combinedSummary(summaries)
+        guard let record = RunRecord.merging(records, rows: rows, inputPaths: reference.inputs) else {
+            throw .unreadable(path: shardsPath, reason: "no shard records")
+        }
 
         // Writes, all through OUT's handle (``OutputDirectory``): no link
         // below OUT is followed. Folders first, so a link in place of one
@@ -131,22 +130,7 @@ public enum ShardMerge {
             }
             files = linked.count
             try manifest.withUnsafeBytes { try folder.directory.write($0, to: "manifest.csv") }
-            let summary = try JSONSerialization.jsonObject(with: JSONEncoder().encode(combined))
-            // A single run's run.json (so the report, `export` and the next
-            // run read it as one): shard 0's, with every shard's inputs in
-            // order, the summaries combined, this command line, the earliest
-            // start and latest finish, and each shard's own run.json under `shards`.
-            var run = provenances.first ?? [:]
-            run["inputs"] = provenances.flatMap { ($0["inputs"] as? [Any]) ?? [] }
-            run["summary"] = summary
-            run["commandLine"] = CommandLine.arguments
-            if let first = provenances.compactMap({ $0["started"] as? String }).min() { run["started"] = first }
-            if let last = provenances.compactMap({ $0["finished"] as? String }).max() { run["finished"] = last }
-            run["merged"] = ["shardCount": count, "inputPaths": reference.inputs, "rows": rows] as [String: Any]
-            run["shards"] = provenances
-            var data = try JSONSerialization.data(withJSONObject: run, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            data.append(0x0A)
-            try data.withUnsafeBytes { try folder.directory.write($0, to: "run.json") }
+            try record.write(to: folder.directory)
         } catch let error as ShardError {
             throw error
         } catch let error as OutputDirectory.Failure {

@@ -5,8 +5,9 @@ import Foundation
 /// ``OutputDirectory`` handle on the folder, one component at a time
 /// without following links, never above the folder, and each file is
 /// size-limited before it is read. What is read is checked before use:
-/// `_SUCCESS` by ``ShardCompletion/check(path:index:count:)``, `run.json`
-/// and `manifest.csv` by the decoders below (which `fuzz-run-folder` feeds).
+/// `_SUCCESS` by ``ShardCompletion/init(decoding:path:shard:)``, `run.json`
+/// by ``RunRecord/init(decoding:)`` and `manifest.csv` by the decoder below
+/// (all of which `fuzz-run-folder` feeds).
 package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory
@@ -14,9 +15,6 @@ package final class ShardedRunFolder {
     /// Largest `_SUCCESS`, `run.json` and `manifest.csv` read.
     static let recordLimit = 256 << 20
     static let manifestLimit = 4 << 30
-    /// Largest counter of a shard's run summary taken (so the counters of
-    /// ``Shard/maximumCount`` shards add up without overflow).
-    static let counterLimit = 1 << 40
 
     init(_ url: URL) throws(ShardError) {
         do throws(OutputDirectory.Failure) { directory = try OutputDirectory(path: url.standardizedFileURL.path) } catch {
@@ -59,7 +57,7 @@ package final class ShardedRunFolder {
     func completion(of shard: Shard) throws(ShardError) -> ShardCompletion? {
         let relative = "shards/\(shard.folderName)/\(ShardCompletion.fileName)"
         guard let bytes = try read(relative, limit: Self.recordLimit) else { return nil }
-        return try Self.completion(decoding: bytes, path: path + "/" + relative, shard: shard)
+        return try ShardCompletion(decoding: bytes, path: path + "/" + relative, shard: shard)
     }
 
     /// The shard's `manifest.csv` bytes.
@@ -69,8 +67,8 @@ package final class ShardedRunFolder {
         return bytes
     }
 
-    /// The shard's `run.json`: the whole object and its summary.
-    func runJSON(of shard: Shard) throws(ShardError) -> (object: [String: Any], summary: RunSummary) {
+    /// The shard's `run.json`.
+    func runJSON(of shard: Shard) throws(ShardError) -> RunRecord {
         let relative = "shards/\(shard.folderName)/run.json"
         guard let bytes = try read(relative, limit: Self.recordLimit) else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
         return try Self.runJSON(decoding: bytes, path: path + "/" + relative)
@@ -95,40 +93,16 @@ package final class ShardedRunFolder {
 
     // MARK: - Decoders (what fuzz-run-folder feeds)
 
-    /// `_SUCCESS` bytes as a record checked for `shard`.
-    package static func completion(decoding bytes: [UInt8], path: String, shard: Shard) throws(ShardError) -> ShardCompletion {
-        let completion: ShardCompletion
-        do { completion = try JSONDecoder().decode(ShardCompletion.self, from: Data(bytes)) } catch {
-            throw .unreadable(path: path, reason: "not a shard record: \(error)")
+    /// `run.json` bytes as a record (``RunRecord/init(decoding:)``: every
+    /// field there with its type, the summary's counters between 0 and
+    /// ``RunRecord/counterLimit``, its megapixels finite).
+    package static func runJSON(decoding bytes: [UInt8], path: String) throws(ShardError) -> RunRecord {
+        do throws(RunRecord.Failure) { return try RunRecord(decoding: bytes) } catch {
+            switch error {
+            case .notJSON(let reason): throw .unreadable(path: path, reason: "not a run record: \(reason)")
+            case .badField(let field, let reason): throw .badRecord(path: path, field: field, reason: reason)
+            }
         }
-        try completion.check(path: path, index: shard.index, count: shard.count)
-        return completion
-    }
-
-    /// `run.json` bytes: a JSON object with a `summary` whose counters are
-    /// between 0 and ``counterLimit`` and whose megapixels are finite.
-    package static func runJSON(decoding bytes: [UInt8], path: String) throws(ShardError) -> (object: [String: Any], summary: RunSummary) {
-        struct Provenance: Decodable { var summary: RunSummary }
-        let data = Data(bytes)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .unreadable(path: path, reason: "not a JSON object")
-        }
-        let summary: RunSummary
-        do { summary = try JSONDecoder().decode(Provenance.self, from: data).summary } catch {
-            throw .badRecord(path: path, field: "summary", reason: "\(error)")
-        }
-        let counters = [("entries", summary.entries), ("failedEntries", summary.failedEntries),
-                        ("failedArchives", summary.failedArchives), ("faces", summary.faces),
-                        ("keptFaces", summary.keptFaces), ("resumedEntries", summary.resumedEntries),
-                        ("cacheHits", summary.cacheHits), ("damagedRecords", summary.damagedRecords),
-                        ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers)]
-        for (name, value) in counters where !(0...counterLimit).contains(value) {
-            throw .badRecord(path: path, field: "summary.\(name)", reason: "\(value) is not within 0…\(counterLimit)")
-        }
-        guard summary.megapixels.isFinite, (0...Double(counterLimit)).contains(summary.megapixels) else {
-            throw .badRecord(path: path, field: "summary.megapixels", reason: "\(summary.megapixels)")
-        }
-        return (object, summary)
     }
 
     /// A shard's manifest bytes: its header line and rows (checked against

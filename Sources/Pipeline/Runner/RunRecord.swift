@@ -1,0 +1,213 @@
+import Foundation
+
+/// `run.json`: what produced an output folder's results — the pipeline and
+/// its stages, the models, the inputs with their sizes and SHA-256, the
+/// run's configuration and counters, and when it ran. The only output file
+/// that differs between identical runs (times, worker count, counters).
+///
+/// One type, read and written by the same code: a run writes it
+/// (``PipelineRunner``), `facepipe merge` reads every shard's and writes one
+/// for the whole run (``merging(_:rows:inputPaths:)``), and the next run into
+/// the folder (``OutputFolderRule``), the report and the export read it back
+/// with ``init(decoding:)``, which refuses a record that facepipe would not
+/// have written, naming the field.
+public struct RunRecord: Codable, Sendable {
+    public struct PipelineInfo: Codable, Sendable {
+        public var name: String
+        public var fingerprint: String
+        public var stages: [StageInfo]
+    }
+    public struct StageInfo: Codable, Sendable {
+        public var definition: StageDefinition
+        public var description: [String]
+        public var fingerprint: String
+        public var cached: Bool
+        public var recomputed: Bool
+    }
+    public struct ModelInfo: Codable, Sendable {
+        public var file: String
+        public var sha256: String
+    }
+    /// An input's name in the manifest, its path as given, and its size and
+    /// SHA-256 (``InputDigest``, taken by its source in the pass that read
+    /// it), or why there are none.
+    public struct InputInfo: Codable, Sendable {
+        public var name: String
+        public var path: String?
+        public var sha256: String?
+        /// The byte count the run read (a folder: its files' sizes summed).
+        public var bytes: Int64?
+        public var error: String?
+    }
+    public struct ConfigurationInfo: Codable, Sendable {
+        public var workers: Int
+        public var recompute: String
+        public var resume: Bool
+        public var modelsDirectory: String
+    }
+    /// What `facepipe merge` adds: the shard count, the whole sorted input
+    /// list and the merged manifest's rows.
+    public struct MergeInfo: Codable, Sendable {
+        public var shardCount: Int
+        public var inputPaths: [String]
+        public var rows: Int
+    }
+
+    public var tool: String
+    public var toolVersion: String
+    public var resultsVersion: String
+    public var pipeline: PipelineInfo
+    /// The options set for this run (`--set` and its short forms), in the order applied.
+    public var overrides: [StageOverride]
+    /// The arguments of the process that ran (`CommandLine.arguments`).
+    public var commandLine: [String]
+    public var models: [ModelInfo]
+    public var inputs: [InputInfo]
+    public var configuration: ConfigurationInfo
+    public var manifestColumns: [String]
+    public var summary: RunSummary
+    public var started: String
+    public var finished: String
+    /// A merged folder's: the merge (nil for one run's folder).
+    public var merged: MergeInfo?
+    /// A merged folder's: each shard's own record, in shard order (nil for one run's folder).
+    public var shards: [RunRecord]?
+
+    /// Largest counter of a run summary read (so the counters of
+    /// ``Shard/maximumCount`` shards add up without overflow).
+    public static let counterLimit = 1 << 40
+
+    init(toolVersion: String, plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [InputInfo],
+         configuration: RunConfiguration, summary: RunSummary, started: Date, finished: Date) {
+        tool = "facepipe"
+        self.toolVersion = toolVersion
+        resultsVersion = CompiledPipeline.resultsVersion
+        pipeline = PipelineInfo(name: plan.name, fingerprint: plan.fingerprint, stages: steps.map {
+            StageInfo(definition: $0.definition, description: $0.definition.describedLines(), fingerprint: $0.fingerprint,
+                      cached: $0.caching == .records, recomputed: $0.recompute)
+        })
+        overrides = plan.overrides
+        commandLine = CommandLine.arguments
+        models = plan.faceModels.models.map { ModelInfo(file: $0.fileName, sha256: $0.sha256) }
+        self.inputs = inputs
+        let recompute: String
+        switch configuration.recompute.kind {
+        case .useCache: recompute = "use-cache"
+        case .from(let stage): recompute = "from \(stage)"
+        case .only(let stage): recompute = "only \(stage)"
+        case .everything: recompute = "everything"
+        }
+        self.configuration = ConfigurationInfo(workers: configuration.workers, recompute: recompute,
+                                               resume: configuration.resume,
+                                               modelsDirectory: plan.modelsDirectory.path)
+        manifestColumns = Manifest.columns
+        self.summary = summary
+        let format = ISO8601DateFormatter()
+        self.started = format.string(from: started)
+        self.finished = format.string(from: finished)
+    }
+
+    // MARK: - Bytes
+
+    /// The file's bytes: pretty-printed, keys sorted, slashes unescaped, one line end.
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [0x0A]
+    }
+
+    /// Writes `run.json` into the output folder (a temporary sibling renamed
+    /// over the name: a link there is replaced, not written through).
+    func write(to directory: OutputDirectory) throws {
+        try encoded().withUnsafeBytes { try directory.write($0, to: Self.fileName) }
+    }
+
+    public static let fileName = "run.json"
+
+    /// A record from a file's bytes (a UTF-8 byte order mark is skipped).
+    /// Every field facepipe writes must be there with its type; the
+    /// summary's counters (and each shard's) must be within
+    /// 0…``counterLimit`` and its megapixels finite and as small.
+    public init(decoding bytes: some Collection<UInt8>) throws(Failure) {
+        var data = Data(bytes)
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch let error as DecodingError {
+            throw Failure(decoding: error)
+        } catch {
+            throw .notJSON(reason: "\(error)")
+        }
+        try check(field: "")
+    }
+
+    private func check(field prefix: String) throws(Failure) {
+        let counters = [("entries", summary.entries), ("failedEntries", summary.failedEntries),
+                        ("failedArchives", summary.failedArchives), ("faces", summary.faces),
+                        ("keptFaces", summary.keptFaces), ("resumedEntries", summary.resumedEntries),
+                        ("cacheHits", summary.cacheHits), ("damagedRecords", summary.damagedRecords),
+                        ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers)]
+        for (name, value) in counters where !(0...Self.counterLimit).contains(value) {
+            throw .badField(prefix + "summary.\(name)", reason: "\(value) is not within 0…\(Self.counterLimit)")
+        }
+        guard summary.megapixels.isFinite, (0...Double(Self.counterLimit)).contains(summary.megapixels) else {
+            throw .badField(prefix + "summary.megapixels", reason: "\(summary.megapixels)")
+        }
+        for (index, shard) in (shards ?? []).enumerated() { try shard.check(field: prefix + "shards.\(index).") }
+    }
+
+    /// Why bytes are not a record facepipe wrote.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Not JSON, or not an object.
+        case notJSON(reason: String)
+        /// A field (a dotted path, e.g. `summary.entries`) that is missing, of another type, or out of range.
+        case badField(String, reason: String)
+
+        init(decoding error: DecodingError) {
+            func path(_ codingPath: [any CodingKey]) -> String {
+                codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            }
+            switch error {
+            case .keyNotFound(let key, let context):
+                self = .badField(path(context.codingPath + [key]), reason: "missing")
+            case .typeMismatch(let type, let context):
+                self = context.codingPath.isEmpty ? .notJSON(reason: "not a JSON object")
+                    : .badField(path(context.codingPath), reason: "not a \(type)")
+            case .valueNotFound(let type, let context):
+                self = .badField(path(context.codingPath), reason: "null, not a \(type)")
+            case .dataCorrupted(let context):
+                self = context.codingPath.isEmpty ? .notJSON(reason: context.debugDescription)
+                    : .badField(path(context.codingPath), reason: context.debugDescription)
+            @unknown default:
+                self = .notJSON(reason: "\(error)")
+            }
+        }
+
+        /// The field named (empty when the bytes are not a JSON object).
+        public var field: String {
+            switch self {
+            case .notJSON: ""
+            case .badField(let field, _): field
+            }
+        }
+
+        public var reason: String {
+            switch self {
+            case .notJSON(let reason), .badField(_, let reason): reason
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .notJSON(let reason): "not a facepipe run record: \(reason)"
+            case .badField(let field, let reason): "\(field): \(reason)"
+            }
+        }
+    }
+}
+
+extension RunRecord.InputInfo {
+    init(name: String, path: String?, error: String?) {
+        self.init(name: name, path: path, sha256: nil, bytes: nil, error: error)
+    }
+}
