@@ -10,7 +10,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json, report.html.",
         discussion: """
-        Runs faces, the default pipeline, unless --pipeline NAME picks another \
+        Runs \(RunArguments.defaultPipeline), the default pipeline, unless --pipeline NAME picks another \
         (`facepipe pipelines` lists them). The older form `facepipe run NAME INPUT…` \
         still works when NAME is a pipeline and no file or folder here is called NAME; \
         if one is, the run stops and asks which was meant (exit 2).
@@ -35,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: faces; see `facepipe pipelines`).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`).", valueName: "NAME"))
     var pipeline: String?
 
     @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline.", valueName: "input"))
