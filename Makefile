@@ -94,7 +94,7 @@ test: check-pins setup sample export-venv
 	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --disable-xctest
 	@echo "make test: checking the installed binary without the toolchain (make check-install)..."
 	@scripts/check-install.sh $(SAMPLE)
-	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: about 6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
+	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: 4-6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
 	@$(MAKE) -s fuzz-build
 	@echo "make test: running each fuzz target for $(FUZZ_SMOKE_SECONDS) s..."
 	@$(MAKE) -s fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
