@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -78,9 +78,26 @@ install: build
 check-pins:
 	@$(PYTHON) scripts/check-pins.py $(SWIFT)
 
+## check-install: `make install` into a temporary DESTDIR; the installed binary must need no Swift library
+## and run `faces` on sample.tar with the toolchain hidden (scripts/check-install.sh; `make test` runs it)
+check-install: build sample
+	@scripts/check-install.sh $(SAMPLE)
+
+# One release build for `make build`/`demo` and the tests: `swift build --build-tests` compiles
+# every module with the same flags as `swift build --product facepipe` (plain `swift test` would
+# add -enable-testing and recompile them all), then `swift test --skip-build` runs what it built.
+# --disable-xctest: the tests are Swift Testing ones; XCTest would only print `Executed 0 tests`.
 test: check-pins setup sample export-venv
-	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS)
-	@$(MAKE) -s fuzz-build fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+	@echo "make test: building the package and its tests (release; the modules make build or make demo compiled are reused)..."
+	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
+	@echo "make test: running the tests..."
+	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --disable-xctest
+	@echo "make test: checking the installed binary without the toolchain (make check-install)..."
+	@scripts/check-install.sh $(SAMPLE)
+	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: 4-6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
+	@$(MAKE) -s fuzz-build
+	@echo "make test: running each fuzz target for $(FUZZ_SMOKE_SECONDS) s..."
+	@$(MAKE) -s fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \

@@ -104,11 +104,22 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
+        // Linked with the Swift standard library and Foundation inside (static), so the
+        // installed binary runs on a Debian 12 without the toolchain. Only the link
+        // step takes the flags: `swift build --static-swift-stdlib` would compile every
+        // module against the static resource folder, which has no Testing module, so
+        // the tests could not share the build. Modules compiled against the shared
+        // Foundation ask the linker only for libFoundation; the static one is split in
+        // the archives named here (what swift_static's Foundation modules link).
+        // `make check-install` (scripts/check-install.sh) checks the result.
         .executableTarget(name: "facepipe", dependencies: [
             "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : []),
+        ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : [],
+        linkerSettings: [.unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+                                       "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch",
+                                       "-ldispatch", "-lBlocksRuntime"], .when(platforms: [.linux]))]),
 
         // MARK: Tests
         .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis"], path: "Tests/_TestSupport"),

@@ -4,12 +4,17 @@ import Logging
 import Pipeline
 import Pipelines
 
-/// `facepipe run PIPELINE INPUT... --out DIR`.
+/// `facepipe run [--pipeline NAME] INPUT... --out DIR` (`RunArguments`).
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a pipeline over photo archives, folders or images: annotated PNGs, per-image JSON, manifest.csv, run.json, report.html.",
         discussion: """
+        Runs \(RunArguments.defaultPipeline), the default pipeline, unless --pipeline NAME picks another \
+        (`facepipe pipelines` lists them). The older form `facepipe run NAME INPUT…` \
+        still works when NAME is a pipeline and no file or folder here is called NAME; \
+        if one is, the run stops and asks which was meant (exit 2).
+
         Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
         standard input), a folder (every JPEG and PNG below it, sorted by path; other \
         files and symbolic links are listed as skipped), an image file (JPEG or PNG), an \
@@ -30,11 +35,16 @@ struct RunCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Pipeline name (see `facepipe pipelines`).")
-    var pipeline: String
+    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`).", valueName: "NAME"))
+    var pipeline: String?
 
-    @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given.", valueName: "input"))
-    var inputs: [String]
+    @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline.", valueName: "input"))
+    var arguments: [String]
+
+    /// The pipeline and inputs the arguments name (checked in `validate`).
+    var resolved: RunArguments {
+        get throws(RunArgumentsError) { try RunArguments.resolve(arguments, pipelineOption: pipeline) }
+    }
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
     var out: String
@@ -90,7 +100,8 @@ struct RunCommand: AsyncParsableCommand {
     var mode: String?
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
+        let inputs: [String]
+        do { inputs = try resolved.inputs } catch { throw ValidationError(error.description) }
         guard !out.isEmpty else { throw ValidationError("--out needs a folder (an empty name would write into the current folder)") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
         do {
@@ -130,10 +141,13 @@ struct RunCommand: AsyncParsableCommand {
             handler.logLevel = .warning
             return handler
         }
+        let arguments: RunArguments
+        do { arguments = try resolved } catch { throw UsageFailure(message: error.description) }
+        let inputs = arguments.inputs
         let pipeline: Pipeline
         let plan: CompiledPipeline
         do {
-            pipeline = try PipelineRegistry.named(self.pipeline).overriding(overrides())
+            pipeline = try PipelineRegistry.named(arguments.pipeline).overriding(overrides())
         } catch {
             throw UsageFailure(message: error.description)
         }
