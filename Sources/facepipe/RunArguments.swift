@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Pipeline
 import Pipelines
 
 /// What `facepipe run`'s positional arguments mean: the pipeline to run and
@@ -72,7 +73,8 @@ enum RunArgumentsError: Error, Equatable, CustomStringConvertible {
             return "two pipelines given: --pipeline \(option) and \(argument) (a pipeline's name, and no file or folder "
                 + "here is called \(argument)); give one"
         case let .neitherPipelineNorInput(name, registered):
-            return "\(name) is neither a file or folder here nor a pipeline (pipelines: \(registered.joined(separator: ", ")))"
+            return "unknown pipeline \(name)\(NameSuggestion.clause(for: name, among: registered)), and no file or folder here "
+                + "is called \(name) (pipelines: \(registered.joined(separator: ", ")))"
         case let .noInput(pipeline):
             return "give at least one input to run \(pipeline) on"
         }

@@ -93,7 +93,7 @@ struct RunDefaultPipelineTests {
         Refusal(arguments: ["--pipeline", "faces", "upright-png", "photo.png"],
                 message: "two pipelines given: --pipeline faces and upright-png"),
         Refusal(arguments: ["upright-png"], message: "give at least one input to run upright-png on"),
-        Refusal(arguments: ["uprigth-png", "photo.png"], message: "uprigth-png is neither a file or folder here nor a pipeline (pipelines: faces,"),
+        Refusal(arguments: ["uprigth-png", "photo.png"], message: "unknown pipeline uprigth-png (did you mean upright-png?), and no file or folder here is called uprigth-png (pipelines: faces,"),
         Refusal(arguments: ["--pipeline", "nope", "photo.png"], message: "unknown pipeline nope; available: faces,"),
     ])
     func unclearArgumentsAreRefused(_ refusal: Refusal) throws {
