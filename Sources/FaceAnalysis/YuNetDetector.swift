@@ -10,7 +10,7 @@ import Inference
 /// The network runs a band of rows at a time (`RowStreamingInterpreter`:
 /// every tensor lives in a ring of the rows still needed, so a 1024-px
 /// tile's layers stay in cache), bit for bit the values of the whole-tensor
-/// `Interpreter`; the twelve head outputs are gathered whole for decoding.
+/// `Interpreter`; the three level outputs are gathered whole for decoding.
 ///
 /// Owns one streaming interpreter: not `Sendable`; create one per worker
 /// (the weights are read once by each `init`).
@@ -112,8 +112,8 @@ public final class YuNetDetector {
                 }
             }
         }
-        let detections = YuNetDecoder.decode(height: height, width: width) { level, kind, body in
-            outputs[level * YuNetGraph.headChannels.count + kind].withUnsafeBufferPointer { body($0) }
+        let detections = YuNetDecoder.decode(height: height, width: width) { level, body in
+            outputs[level].withUnsafeBufferPointer { body($0) }
         }
         let dx = Float(x), dy = Float(y)
         return detections.filter { $0.score >= minimumScore }.map { detection in

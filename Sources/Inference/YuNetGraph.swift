@@ -16,7 +16,10 @@ import TFLite
 /// layer is a 1×1 convolution followed by a 3×3 depthwise one (SAME, stride
 /// 1), the ReLU only after the depthwise one; 2×2 stride-2 max pools; a
 /// top-down neck of nearest 2× upsampling and additions; and per stride
-/// (8, 16, 32) four heads without activation.
+/// (8, 16, 32) four heads without activation, run as one 64→16 pair whose
+/// channels are the four heads' side by side (one pass over the neck's
+/// 64 channels instead of four; each output channel is computed exactly as
+/// in its own head, so the values are the same).
 public enum YuNetGraph {
     /// Input height and width are padded up to multiples of this.
     public static let alignment = 32
@@ -28,6 +31,11 @@ public enum YuNetGraph {
     /// logit, objectness logit, box (dx, dy, log w, log h), five keypoints (x, y).
     public static let headChannels = [1, 1, 4, 10]
     public static let headNames = ["cls", "obj", "bbox", "kps"]
+    /// Each level's output holds the four heads side by side: head `kind`
+    /// is channels `headOffsets[kind]..<headOffsets[kind] + headChannels[kind]`
+    /// of `levelChannels`.
+    public static let headOffsets = [0, 1, 2, 6]
+    public static let levelChannels = 16
 
     /// One convolution: `name` + `_weight` / `_bias` in the weights file.
     struct Convolution {
@@ -85,9 +93,8 @@ public enum YuNetGraph {
 
     /// The network for a `height`×`width` picture (multiples of `alignment`):
     /// its input is `[1, height + 2·border, width + 2·border, 3]` BGR with
-    /// the zero border, its outputs ordered level by level
-    /// (stride 8, 16, 32), each level `headChannels` in order, every output
-    /// `[1, height/stride, width/stride, channels]`.
+    /// the zero border, its three outputs the levels (stride 8, 16, 32),
+    /// each `[1, height/stride, width/stride, levelChannels]` (`headOffsets`).
     public static func model(_ weights: YuNetWeights, height: Int = 32, width: Int = 32, kernels: KernelSet = .best) throws -> Model {
         guard height >= alignment, width >= alignment, height % alignment == 0, width % alignment == 0 else {
             throw InferenceError("YuNet input \(height)×\(width) must be positive multiples of \(alignment)")
@@ -105,7 +112,7 @@ public enum YuNetGraph {
             if unit >= 3 { levels.append(x) }
         }
         // levels: stride 8 (model3), 16 (model4), 32 (model5).
-        var outputs: [[Int]] = Array(repeating: [], count: 3)
+        var outputs: [Int] = Array(repeating: 0, count: 3)
         var top = try builder.pair(levels[2], lateral(2), relu: true)
         outputs[2] = try builder.heads(top, level: 2)
         for level in [1, 0] {
@@ -113,7 +120,7 @@ public enum YuNetGraph {
             top = try builder.pair(sum, lateral(level), relu: true)
             outputs[level] = try builder.heads(top, level: level)
         }
-        let graph = TFLiteSubgraph(name: "yunet_s", tensors: builder.tensors, inputs: [input], outputs: outputs.flatMap { $0 },
+        let graph = TFLiteSubgraph(name: "yunet_s", tensors: builder.tensors, inputs: [input], outputs: outputs,
                                    operators: builder.operators)
         let file = try TFLiteModel(subgraphs: [graph], bytes: builder.bytes, buffers: builder.buffers, description: "YuNet-s")
         return try Model(file: file, kernels: kernels)
@@ -215,11 +222,35 @@ public enum YuNetGraph {
             operation(.add, [a, b], .add(activation: .none), "add\(operators.count)", shapes[a])
         }
 
-        /// The four heads of `level`, in `headNames` order.
-        mutating func heads(_ x: Int, level: Int) throws -> [Int] {
-            var outputs: [Int] = []
-            for kind in headNames.indices { outputs.append(try pair(x, head(kind, level), relu: false)) }
-            return outputs
+        /// The four heads of `level` as one pair: the 1×1 convolutions'
+        /// filters stacked in `headNames` order, the depthwise taps
+        /// interleaved per tap (libfacedetection's `[ky·3+kx][channel]`).
+        mutating func heads(_ x: Int, level: Int) throws -> Int {
+            let s = shapes[x]
+            var pwWeights: [Float] = [], pwBias: [Float] = [], dwBias: [Float] = []
+            var dwTaps = [[Float]](repeating: [], count: 9)
+            for kind in headNames.indices {
+                let name = head(kind, level), channels = headChannels[kind]
+                let weights = try array(name + "_pw_weight")
+                guard weights.count == channels * s[3] else {
+                    throw InferenceError("YuNet weights \(self.weights.file): \(name)_pw_weight has \(weights.count) values for \(channels)×\(s[3])")
+                }
+                pwWeights += weights
+                pwBias += try array(name + "_pw_bias")
+                dwBias += try array(name + "_dw_bias")
+                let taps = try array(name + "_dw_weight")
+                for tap in 0..<9 { dwTaps[tap] += taps[(tap * channels)..<((tap + 1) * channels)] }
+            }
+            let prefix = "bbox_head__level\(level)"
+            let c = levelChannels
+            let pw = floats(prefix + "_pw_weight", [c, 1, 1, s[3]], pwWeights)
+            let pwb = floats(prefix + "_pw_bias", [c], pwBias)
+            let y = operation(.conv2D, [x, pw, pwb], .convolution(.init(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none)),
+                              prefix + "_pw", [1, s[1], s[2], c])
+            let dw = floats(prefix + "_dw_weight", [1, 3, 3, c], dwTaps.flatMap { $0 })
+            let dwb = floats(prefix + "_dw_bias", [c], dwBias)
+            return operation(.depthwiseConv2D, [y, dw, dwb], .convolution(.init(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none)),
+                             prefix + "_dw", [1, s[1], s[2], c])
         }
     }
 }

@@ -4,7 +4,7 @@ import _TestSupport
 
 /// YuNet-s streamed by rows (`RowStreamingInterpreter`, as `YuNetDetector`
 /// runs it): its top-down neck's nearest-neighbour 2× upsampling is a
-/// row-wise step, so every one of the twelve head outputs is streamed, and
+/// row-wise step, so each of the three level outputs is streamed, and
 /// each carries the whole-tensor `Interpreter`'s bits, for bands of any
 /// size (odd bands start upsampled windows on odd rows) and either kernel set.
 @Suite struct YuNetStreamingTests {
@@ -26,8 +26,8 @@ import _TestSupport
         let expected = try whole.run([input])
         for band in [5, 32] {
             let streaming = try RowStreamingInterpreter(model: model, bandRows: band)
-            #expect(streaming.headOutputs.count == 12 && Set(streaming.headOutputs.compactMap { $0 }) == Set(0..<12),
-                    "band \(band): heads \(streaming.headOutputs) are not the twelve outputs")
+            #expect(streaming.headOutputs.count == 3 && Set(streaming.headOutputs.compactMap { $0 }) == Set(0..<3),
+                    "band \(band): heads \(streaming.headOutputs) are not the three outputs")
             let heads = try RowStreamingTests.stream(streaming, input)
             for (head, output) in streaming.headOutputs.enumerated() {
                 guard let output else { continue }
