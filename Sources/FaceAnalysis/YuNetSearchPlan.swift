@@ -7,9 +7,9 @@ import ImageCore
 /// `finestFacePixels` (otherwise a copy shrunk so that the smallest face
 /// asked for is that wide there). Each later level is a copy `levelFactor`
 /// times smaller (area average), for faces too large for the one before,
-/// until a level fits within `coarsestLevelExtent`. A level wider or taller
-/// than `maximumTile` is covered by tiles of one size (one plan per level)
-/// overlapping by at least `overlap` pixels; a detection that comes within `innerEdgeMargin`
+/// until a level fits one tile. A level wider or taller than `maximumTile`
+/// is covered by tiles of one size (one plan per level) overlapping by at
+/// least `overlap` pixels; a detection that comes within `innerEdgeMargin`
 /// of a tile edge another tile covers is dropped (that tile holds the face
 /// whole when it is narrower than the overlap; a larger one is found
 /// whole a level up). Levels after the finest keep only faces of at least
@@ -17,14 +17,7 @@ import ImageCore
 /// levels' (and `overlap` / `levelFactor` is below that, so a face cut by
 /// every tile of its level is kept a level up).
 package struct YuNetSearchPlan: Sendable, Equatable {
-    /// The detector streams a tile by rows (`YuNetDetector`), so its memory
-    /// grows with the tile's width only: 4096 px holds a 12 MP photo in one
-    /// tile, with no overlap computed twice (tiles of at most 1024 px ran
-    /// 1.3 times the picture's pixels on a 4000×3000 photo, one tile 1.0).
-    package static let maximumTile = 4096
-    /// A level this size or smaller is the last: its faces up to the whole
-    /// level fit YuNet's stride-32 heads.
-    package static let coarsestLevelExtent = 1024
+    package static let maximumTile = 1024
     package static let overlap = 128
     package static let innerEdgeMargin: Float = 4
     package static let levelFactor = 4
@@ -64,7 +57,7 @@ package struct YuNetSearchPlan: Sendable, Equatable {
                 }
             }
             levels.append(Level(width: levelWidth, height: levelHeight, scale: scale, tiles: tiles))
-            if levelWidth <= Self.coarsestLevelExtent && levelHeight <= Self.coarsestLevelExtent { break }
+            if levelWidth <= Self.maximumTile && levelHeight <= Self.maximumTile { break }
             scale *= Float(Self.levelFactor)
         }
         self.levels = levels
