@@ -17,7 +17,13 @@
 # wheel is compiled for AVX2 and has no AVX-512 code, so its speed does not
 # depend on AVX-512). AVX2_ROW=0 leaves it out.
 #
-# Environment: WORKERS (default 2), FLOORS (default none), AVX2_ROW (default 1), ROUNDS (default 5: the median of five
+# `detect` (`facepipe run detect --mode yunet`: YuNet-s on facepipe's engine,
+# detection only, the 20-px floor; docs/YUNET.md) runs next to the yuface
+# wheel in every round, in alternating order, and on the AVX2 kernels too:
+# the same detector against the same library, side by side (issue 37 item 5).
+# DETECT_ONLY=1 runs only those rows (the wheel and `detect`).
+#
+# Environment: WORKERS (default 2), FLOORS (default none), AVX2_ROW (default 1), DETECT_ONLY (default 0), ROUNDS (default 5: the median of five
 # back-to-back rounds is reported, with each round's ratio), ARCHIVE (default datasets/build/bench.tar,
 # built by datasets/build-bench.py, or benchmarks/heavy_archive.py when that
 # script is absent), MEDIAPIPE_VENV (default .venv-mediapipe).
@@ -54,7 +60,8 @@ fi
 
 [ -x "$REF_PY" ] || make -s venv
 "$REF_PY" -c "import yuface" 2>/dev/null || "$REF_PY" -m pip install --quiet -r scripts/requirements-reference.txt
-ensure_venv "$VENV" scripts/requirements-mediapipe.txt
+DETECT_ONLY="${DETECT_ONLY:-0}"
+[ "$DETECT_ONLY" = 1 ] || ensure_venv "$VENV" scripts/requirements-mediapipe.txt
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
@@ -86,6 +93,28 @@ echo "archive: $ARCHIVE ($(du -h "$ARCHIVE" | cut -f1)), workers: $WORKERS, core
 # the machine's drift (on this shared machine a job's rate moves by ±15 %
 # from one minute to the next).
 for round in $(seq 1 "$ROUNDS"); do
+    run_detect() {
+        measure "detect$round" "$BIN" run detect "$ARCHIVE" --out "$WORK/detect$round" --workers "$WORKERS" --quiet --mode yunet
+    }
+    run_yunet() {
+        measure "yunet$round" taskset -c "0-$((WORKERS - 1))" env OMP_NUM_THREADS=1 "$REF_PY" benchmarks/yunet_baseline.py "$ARCHIVE" \
+            --workers "$WORKERS"
+    }
+    # `detect` and the wheel next to each other, in alternating order.
+    if [ $((round % 2)) = 1 ]; then run_detect; run_yunet; else run_yunet; run_detect; fi
+    DETECT_JOBS=(detect)
+    if [ ${#AVX2_JOBS[@]} -gt 0 ]; then
+        measure "detectavx2$round" env FACEPIPE_KERNELS=8 "$BIN" run detect "$ARCHIVE" --out "$WORK/detectavx2$round" --workers "$WORKERS" \
+            --quiet --mode yunet
+        DETECT_JOBS+=(detectavx2)
+    fi
+    for job in "${DETECT_JOBS[@]}"; do
+        echo "$job $round $(facepipe_counts "$WORK/$job$round") $(wall_s "$job$round") $(rss_mb "$job$round")" >> "$WORK/results"
+        rm -rf "${WORK:?}/$job$round"
+    done
+    echo "yunet $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/yunet$round.out") $(wall_s "yunet$round") $(rss_mb "yunet$round")" >> "$WORK/results"
+    [ "$DETECT_ONLY" = 1 ] && continue
+
     run_faces() { measure "facepipe$round" "$BIN" run faces "$ARCHIVE" --out "$WORK/facepipe$round" --workers "$WORKERS" --quiet; }
     run_mediapipe() {
         measure "mediapipe$round" taskset -c "0-$((WORKERS - 1))" "$VENV/bin/python" benchmarks/mediapipe_baseline.py "$ARCHIVE" \
@@ -95,8 +124,6 @@ for round in $(seq 1 "$ROUNDS"); do
     # alternating order (faces first in odd rounds), so drift of the
     # machine's speed between them is small and does not favour either.
     if [ $((round % 2)) = 1 ]; then run_faces; run_mediapipe; else run_mediapipe; run_faces; fi
-    measure "yunet$round" taskset -c "0-$((WORKERS - 1))" env OMP_NUM_THREADS=1 "$REF_PY" benchmarks/yunet_baseline.py "$ARCHIVE" \
-        --workers "$WORKERS"
     if [ ${#AVX2_JOBS[@]} -gt 0 ]; then
         measure "avx2$round" env FACEPIPE_KERNELS=8 "$BIN" run faces "$ARCHIVE" --out "$WORK/avx2$round" --workers "$WORKERS" --quiet
     fi
@@ -119,31 +146,33 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     echo "mediapipe $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/mediapipe$round.out") $(wall_s "mediapipe$round") $(rss_mb "mediapipe$round")" >> "$WORK/results"
     rm -rf "${WORK:?}/mediapipe$round"
-    echo "yunet $round $(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["images"], d["mp_per_s"]*d["seconds"], d["faces"])' "$WORK/yunet$round.out") $(wall_s "yunet$round") $(rss_mb "yunet$round")" >> "$WORK/results"
 done
 
 python3 - "$WORK/results" <<'PY'
 import statistics, sys
 names = {"floor": "decode+PNG floor (facepipe upright-png)", "facepipe": "facepipe faces",
          "wholeframe": "facepipe whole-frame (MediaPipe's work)", "mediapipe": "MediaPipe Python (0.10.14)",
-         "yunet": "YuNet detection only (yuface 2023.5.1)"}
+         "yunet": "YuNet detection only (yuface 2023.5.1)", "detect": "facepipe detect --mode yunet (YuNet-s)",
+         "detectavx2": "facepipe detect --mode yunet, AVX2 kernels"}
 runs = {}  # job -> [(round, images, megapixels, faces, seconds, rss)]
 for line in open(sys.argv[1]):
     job, rnd, images, mp, faces, seconds, rss = line.split()
     runs.setdefault(job, []).append((int(rnd), int(images), float(mp), faces, float(seconds), rss))
 if "avx2" in runs:
     names["avx2"] = "facepipe faces, AVX2 kernels"
+names = {job: name for job, name in names.items() if job in runs}
 for job in runs:
     if job.startswith("faces@"):
         names[job] = f"facepipe faces --min-face-size {job[6:]}"
 rate = lambda run: run[1] / run[4]
-rounds = len(runs["facepipe"])
-if rounds > 1:
+rounds = len(runs["yunet"])
+if rounds > 1 and "facepipe" in runs:
     for i in range(rounds):
         r = {job: rate(runs[job][i]) for job in names}
         print(f"round {i + 1}: img/s floor {r['floor']:.1f}, faces {r['facepipe']:.1f}, whole-frame {r['wholeframe']:.1f}, "
               f"MediaPipe {r['mediapipe']:.1f}, YuNet {r['yunet']:.1f}; faces / MediaPipe {r['facepipe'] / r['mediapipe']:.2f}x, "
               f"faces / YuNet {r['facepipe'] / r['yunet']:.2f}x, whole-frame / MediaPipe {r['wholeframe'] / r['mediapipe']:.2f}x")
+if rounds > 1:
     print(f"median of {rounds} rounds:")
 print(f"{'':42} {'images':>7} {'seconds':>8} {'img/s':>7} {'MP/s':>7} {'peak RSS MB':>12} {'faces':>6}")
 rates = {}
@@ -155,8 +184,15 @@ for job, name in names.items():
     rates[job] = images / seconds
     print(f"{name:42} {images:7d} {seconds:8.2f} {images / seconds:7.2f} {mp / seconds:7.2f} {rss:>12} {faces:>6}")
 ratios = lambda job, base="mediapipe": sorted(rate(a) / rate(b) for a, b in zip(runs[job], runs[base]))
-fp, wf, fy = ratios("facepipe"), ratios("wholeframe"), ratios("facepipe", "yunet")
 span = lambda values: f" (rounds: {', '.join(f'{v:.2f}x' for v in values)})" if len(values) > 1 else ""
+for job in ("detect", "detectavx2"):
+    if job in runs:
+        dy = ratios(job, "yunet")
+        print(f"{names[job]} / YuNet throughput: {statistics.median(dy):.2f}x{span(dy)}   (the same detector; issue 37's target is 6x)")
+if "facepipe" not in runs:
+    print("ratios: median of the per-round ratios; peak RSS: largest single process over all rounds")
+    sys.exit(0)
+fp, wf, fy = ratios("facepipe"), ratios("wholeframe"), ratios("facepipe", "yunet")
 print(f"facepipe faces / MediaPipe throughput: {statistics.median(fp):.2f}x{span(fp)}   (facepipe at {rates['facepipe'] / rates['floor'] * 100:.0f}% of its I/O floor)")
 print(f"facepipe faces / YuNet throughput: {statistics.median(fy):.2f}x{span(fy)}   (YuNet: detection only)")
 print(f"facepipe whole-frame / MediaPipe throughput: {statistics.median(wf):.2f}x{span(wf)}   (same detector, same frame, same per-face work)")

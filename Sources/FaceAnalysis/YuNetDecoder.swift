@@ -29,43 +29,34 @@ package enum YuNetDecoder {
     }
 
     /// Decodes the heads of an input of `height`×`width` (padded) pixels.
-    /// `head(level, kind)` gives the output of `YuNetGraph.headNames[kind]`
-    /// at `YuNetGraph.strides[level]`, `[rows, columns, channels]` row-major.
+    /// `output(level, body)` gives the output at `YuNetGraph.strides[level]`,
+    /// `[rows, columns, YuNetGraph.levelChannels]` row-major, the four heads
+    /// side by side (`YuNetGraph.headOffsets`).
     package static func decode(height: Int, width: Int,
-                               head: (_ level: Int, _ kind: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Void) -> [YuNetDetection] {
+                               output: (_ level: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Void) -> [YuNetDetection] {
         var candidates: [Candidate] = []
+        let n = YuNetGraph.levelChannels, o = YuNetGraph.headOffsets
         for (level, stride) in YuNetGraph.strides.enumerated() {
             let rows = height / stride, columns = width / stride, cells = rows * columns
             let s = Float(stride)
-            var scores = [Float](repeating: 0, count: cells)
-            head(level, 0) { cls in
-                for cell in 0..<cells { scores[cell] = sigmoid(cls[cell]) }
-            }
-            head(level, 1) { obj in
-                for cell in 0..<cells { scores[cell] = (scores[cell] * sigmoid(obj[cell])).squareRoot() }
-            }
-            var kept: [Int] = []
-            for cell in 0..<cells where scores[cell] >= candidateThreshold { kept.append(cell) }
-            guard !kept.isEmpty else { continue }
-            var boxes: [(Float, Float, Float, Float)] = []
-            head(level, 2) { bbox in
-                for cell in kept {
-                    let px = Float(cell % columns) * s, py = Float(cell / columns) * s
-                    let cx = bbox[cell * 4] * s + px, cy = bbox[cell * 4 + 1] * s + py
-                    let w = expf(bbox[cell * 4 + 2]) * s, h = expf(bbox[cell * 4 + 3]) * s
-                    boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+            output(level) { heads in
+                var kept: [(cell: Int, score: Float)] = []
+                for cell in 0..<cells {
+                    let score = (sigmoid(heads[cell * n + o[0]]) * sigmoid(heads[cell * n + o[1]])).squareRoot()
+                    if score >= candidateThreshold { kept.append((cell, score)) }
                 }
-            }
-            head(level, 3) { kps in
-                for (index, cell) in kept.enumerated() {
+                for (cell, score) in kept {
                     let px = Float(cell % columns) * s, py = Float(cell / columns) * s
+                    let bbox = cell * n + o[2], kps = cell * n + o[3]
+                    let cx = heads[bbox] * s + px, cy = heads[bbox + 1] * s + py
+                    let w = expf(heads[bbox + 2]) * s, h = expf(heads[bbox + 3]) * s
                     var points = [Float](repeating: 0, count: 10)
                     for k in 0..<5 {
-                        points[2 * k] = kps[cell * 10 + 2 * k] * s + px
-                        points[2 * k + 1] = kps[cell * 10 + 2 * k + 1] * s + py
+                        points[2 * k] = heads[kps + 2 * k] * s + px
+                        points[2 * k + 1] = heads[kps + 2 * k + 1] * s + py
                     }
-                    let b = boxes[index]
-                    candidates.append(Candidate(score: scores[cell], xmin: b.0, ymin: b.1, xmax: b.2, ymax: b.3, points: points))
+                    candidates.append(Candidate(score: score, xmin: cx - w / 2, ymin: cy - h / 2, xmax: cx + w / 2, ymax: cy + h / 2,
+                                                points: points))
                 }
             }
         }

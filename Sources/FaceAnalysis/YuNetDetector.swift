@@ -7,15 +7,25 @@ import Inference
 /// multiples of 32, as libfacedetection does), and returns detections in
 /// picture pixels with libfacedetection's decoding and NMS.
 ///
-/// Owns one interpreter: not `Sendable`; create one per worker (the
-/// weights are read once by each `init`).
+/// The network runs a band of rows at a time (`RowStreamingInterpreter`:
+/// every tensor lives in a ring of the rows still needed, so a 1024-px
+/// tile's layers stay in cache), bit for bit the values of the whole-tensor
+/// `Interpreter`; the three level outputs are gathered whole for decoding.
+///
+/// Owns one streaming interpreter: not `Sendable`; create one per worker
+/// (the weights are read once by each `init`).
 public final class YuNetDetector {
+    /// Input rows per band. 16 and 32 rows measured alike on a 1024-px tile
+    /// (`facepipe model bench models/yunet_s.weights --input-size 1024x1024
+    /// --stream --band-rows N`); 32 calls each kernel on longer runs.
+    package static let bandRows = 32
     /// Scores below this are dropped; libfacedetection's Python binding
     /// `yuface.detect` defaults to 0.5.
     public var minimumScore: Float
     private let base: Model
-    private var current: (height: Int, width: Int, model: Model)
-    private let interpreter: Interpreter
+    private var current: (height: Int, width: Int, streaming: RowStreamingInterpreter)
+    /// The model's outputs, whole (`YuNetGraph` order), filled row band by row band.
+    private var outputs: [[Float]] = []
 
     /// Reads `models/yunet_s.weights` (or another file in that format).
     /// - Throws: `YuNetWeightsError` naming the file when it is missing,
@@ -33,12 +43,24 @@ public final class YuNetDetector {
     /// Runs `model`, YuNet-s as ``YuNetGraph/model(_:height:width:kernels:)``
     /// planned it (shared read-only by every worker's detector).
     public init(model: Model, minimumScore: Float = 0.5) throws(FaceAnalysisError) {
-        do { interpreter = try Interpreter(model: model) } catch {
+        base = model
+        let streaming: RowStreamingInterpreter
+        do { streaming = try Self.streaming(model, sharing: nil) } catch {
             throw .inference(model: FaceModel.yunet.fileName, message: "\(error)")
         }
-        base = model
-        current = (YuNetGraph.alignment, YuNetGraph.alignment, model)
+        current = (YuNetGraph.alignment, YuNetGraph.alignment, streaming)
+        outputs = model.outputs.map { [Float](repeating: 0, count: $0.elementCount) }
         self.minimumScore = minimumScore
+    }
+
+    /// A streaming interpreter for `model` whose heads are exactly its outputs.
+    private static func streaming(_ model: Model, sharing: RowStreamingInterpreter?) throws -> RowStreamingInterpreter {
+        let streaming = try RowStreamingInterpreter(model: model, bandRows: bandRows, sharing: sharing)
+        guard streaming.headOutputs.count == model.outputs.count,
+              Set(streaming.headOutputs.compactMap { $0 }).count == model.outputs.count else {
+            throw InferenceError("YuNet's outputs are not all streamed by rows (heads: \(streaming.headOutputs))")
+        }
+        return streaming
     }
 
     /// Faces in `image` with score ≥ `minimumScore`, best first.
@@ -57,19 +79,23 @@ public final class YuNetDetector {
         let height = (regionHeight + a - 1) / a * a, width = (regionWidth + a - 1) / a * a
         if current.height != height || current.width != width {
             do {
-                let model = try base.resized(inputShape: [1, height, width, 3])
-                try interpreter.switchModel(to: model)
-                current = (height, width, model)
+                let border = 2 * YuNetGraph.border
+                let model = try base.resized(inputShape: [1, height + border, width + border, 3])
+                current = (height, width, try Self.streaming(model, sharing: current.streaming))
+                outputs = model.outputs.map { [Float](repeating: 0, count: $0.elementCount) }
             } catch {
                 throw .imageUnsearchable(width: image.width, height: image.height, reason: "its \(regionWidth)×\(regionHeight) YuNet region: \(error)")
             }
         }
-        // BGR floats 0…255, zero padding at the bottom and right.
-        interpreter.withInput(0) { input in
-            input.update(repeating: 0)
-            image.pixels.withUnsafeBufferPointer { pixels in
-                for row in 0..<regionHeight {
-                    var source = ((y + row) * image.width + x) * 3, target = row * width * 3
+        // BGR floats 0…255, zero padding at the bottom and right, then the
+        // one-pixel zero border on every side (`YuNetGraph.border`).
+        let streaming = current.streaming, headOutputs = streaming.headOutputs
+        let b = YuNetGraph.border, inputRowFloats = (width + 2 * b) * 3
+        image.pixels.withUnsafeBufferPointer { pixels in
+            streaming.run { rows, input in
+                input.update(repeating: 0)
+                for row in rows where row >= b && row - b < regionHeight {
+                    var source = ((y + row - b) * image.width + x) * 3, target = (row - rows.lowerBound) * inputRowFloats + b * 3
                     for _ in 0..<regionWidth {
                         input[target] = Float(pixels[source + 2])
                         input[target + 1] = Float(pixels[source + 1])
@@ -78,12 +104,16 @@ public final class YuNetDetector {
                         target += 3
                     }
                 }
+            } output: { head, rows, values in
+                guard let output = headOutputs[head] else { return }
+                let rowFloats = values.count / rows.count
+                outputs[output].withUnsafeMutableBufferPointer { whole in
+                    _ = UnsafeMutableBufferPointer(rebasing: whole[(rows.lowerBound * rowFloats)...]).update(fromContentsOf: values)
+                }
             }
         }
-        interpreter.invoke()
-        let interpreter = self.interpreter
-        let detections = YuNetDecoder.decode(height: height, width: width) { level, kind, body in
-            interpreter.withOutput(level * YuNetGraph.headChannels.count + kind) { body($0) }
+        let detections = YuNetDecoder.decode(height: height, width: width) { level, body in
+            outputs[level].withUnsafeBufferPointer { body($0) }
         }
         let dx = Float(x), dy = Float(y)
         return detections.filter { $0.score >= minimumScore }.map { detection in

@@ -121,9 +121,10 @@ extension Kernels {
             return max(min(Int(rounded), inSize - 1), 0)
         }
         let sy = scale(step.inHeight, step.outHeight), sx = scale(step.inWidth, step.outWidth)
-        for oy in 0..<step.outHeight {
-            let sourceRow = input + source(oy, sy, step.inHeight) * step.inWidth * channels
-            let target = output + oy * step.outWidth * channels
+        let rows = step.outputRows ?? 0..<step.outHeight
+        for oy in rows {
+            let sourceRow = input + (source(oy, sy, step.inHeight) - step.firstInputRow) * step.inWidth * channels
+            let target = output + (oy - rows.lowerBound) * step.outWidth * channels
             for ox in 0..<step.outWidth {
                 (target + ox * channels).update(from: sourceRow + source(ox, sx, step.inWidth) * channels, count: channels)
             }

@@ -131,11 +131,26 @@ enum Step: Sendable {
         var alignCorners: Bool, halfPixelCenters: Bool
     }
     /// RESIZE_NEAREST_NEIGHBOR: each output pixel copies one input pixel.
+    /// The heights are the whole tensors' (they set the scale); a row
+    /// window (`RowStep`) computes only `outputRows` (nil: all), writing
+    /// their first at `output`, from input rows whose first,
+    /// `firstInputRow`, is at `input`.
     struct ResizeNearestNeighbor: Sendable {
         var input: Int, output: Int
         var inHeight: Int, inWidth: Int, channels: Int
         var outHeight: Int, outWidth: Int
         var alignCorners: Bool, halfPixelCenters: Bool
+        var outputRows: Range<Int>? = nil
+        var firstInputRow = 0
+
+        /// Output rows read input rows as a `RowDependency` when the height
+        /// grows by a power of two with TFLite's default coordinates
+        /// (source row ⌊r / k⌋, exact in floats); nil otherwise.
+        var rowUpsampling: Int? {
+            guard !alignCorners, !halfPixelCenters, inHeight >= 1, outHeight % inHeight == 0 else { return nil }
+            let factor = outHeight / inHeight
+            return factor.nonzeroBitCount == 1 ? factor : nil
+        }
     }
     struct DepthToSpace: Sendable {
         var input: Int, output: Int

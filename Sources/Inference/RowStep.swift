@@ -6,8 +6,10 @@
 /// Row-wise kinds: CONV_2D (float, int8 on a byte input, or an int8 block projection), DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
 /// their `WindowGeometry`; a fused residual row for row), ADD and
 /// activations (row for row), PAD of a batch-1 tensor (rows shifted by the
-/// rows padded before). Other kinds (COPY, CONCATENATION, RESIZE_BILINEAR,
-/// DEPTH_TO_SPACE) are not row-wise: `init` returns nil. A new step kind
+/// rows padded before), RESIZE_NEAREST_NEIGHBOR growing the height by a
+/// power of two (each input row gives that many output rows). Other kinds
+/// (COPY, CONCATENATION, RESIZE_BILINEAR, DEPTH_TO_SPACE, other resizes) are
+/// not row-wise: `init` returns nil. A new step kind
 /// whose output rows follow a `RowDependency` plugs in here.
 struct RowStep {
     struct Read {
@@ -53,7 +55,11 @@ struct RowStep {
             guard s.inShape.0 == 1, s.outShape.0 == 1, s.before.0 == 0 else { return nil }
             reads = [Read(offset: s.input, dependency: RowDependency(kernel: 1, stride: 1, padTop: s.before.1))]
             output = s.output
-        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
+        case let .resizeNearestNeighbor(s):
+            guard let factor = s.rowUpsampling else { return nil }
+            reads = [Read(offset: s.input, dependency: RowDependency(kernel: 1, stride: 1, padTop: 0, upsample: factor))]
+            output = s.output
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
             return nil
         }
     }
@@ -83,7 +89,10 @@ struct RowStep {
         case let .pad(s):
             guard shapes[0] == TensorRows(height: s.inShape.1, width: s.inShape.2, channels: s.inShape.3) else { return nil }
             return TensorRows(height: s.outShape.1, width: s.outShape.2, channels: s.outShape.3)
-        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
+        case let .resizeNearestNeighbor(s):
+            guard shapes[0] == TensorRows(height: s.inHeight, width: s.inWidth, channels: s.channels) else { return nil }
+            return TensorRows(height: s.outHeight, width: s.outWidth, channels: s.channels)
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
             return nil
         }
     }
@@ -151,7 +160,13 @@ struct RowStep {
             s.before.1 += readRows[0].lowerBound - rows.lowerBound
             s.outShape.1 = rows.count
             return .pad(s)
-        case .copy, .concatenation, .resizeBilinear, .resizeNearestNeighbor, .depthToSpace:
+        case var .resizeNearestNeighbor(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.outputRows = rows
+            s.firstInputRow = readRows[0].lowerBound
+            return .resizeNearestNeighbor(s)
+        case .copy, .concatenation, .resizeBilinear, .depthToSpace:
             preconditionFailure("not a row-wise step")
         }
     }

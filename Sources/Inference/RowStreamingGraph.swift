@@ -36,6 +36,9 @@ struct RowStreamingGraph {
     private(set) var steps: [StreamStep] = []
     /// Tensor of each head.
     private(set) var heads: [Int] = []
+    /// Per graph output (the plan's order): the streamed tensor it is, or
+    /// nil when a step that is not streamed writes it.
+    private(set) var outputTensors: [Int?] = []
 
     /// - Throws: `InferenceError` when the model does not have a single
     ///   batch-1 NHWC input, when no step can be streamed, or when the input
@@ -74,13 +77,14 @@ struct RowStreamingGraph {
             case let .copy(s): unstreamedRead(s.input); written[s.output] = -1
             case let .concatenation(s): s.inputs.forEach { unstreamedRead($0.offset) }; written[s.output] = -1
             case let .resizeBilinear(s): unstreamedRead(s.input); written[s.output] = -1
-            case let .resizeNearestNeighbor(s): unstreamedRead(s.input); written[s.output] = -1
+            case let .resizeNearestNeighbor(s): unstreamedRead(s.input); written[s.output] = -1  // not a power-of-two height factor
             case let .depthToSpace(s): unstreamedRead(s.input); written[s.output] = -1
             case .convolution, .int8Convolution, .int8Pointwise, .depthwise, .maxPool, .add, .activation, .pad:
                 preconditionFailure("a row-wise step kind without a RowStep")
             }
         }
         plan.outputOffsets.forEach(unstreamedRead)
+        outputTensors = plan.outputOffsets.map { offset in written[offset].flatMap { $0 > 0 ? $0 : nil } }
         guard !steps.isEmpty else { throw InferenceError("no step of the model can be streamed by rows") }
         guard !headTensors.contains(0) else {
             throw InferenceError("the model's input is read by a step that cannot be streamed by rows")

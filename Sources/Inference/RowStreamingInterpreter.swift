@@ -38,6 +38,9 @@ public final class RowStreamingInterpreter {
     /// short-range detector: scores at stride 8 and 16, then boxes at
     /// stride 8 and 16; heights round up, e.g. 63 rows at stride 16 for 1000).
     public let heads: [Head]
+    /// Per head: which of the model's outputs it is (nil: a tensor inside
+    /// the network that a step run whole reads).
+    public let headOutputs: [Int?]
     /// Input rows written per band (the last band may be shorter).
     public let bandRows: Int
     /// Floats of memory under the arena (shared with `sharing`): every row
@@ -71,6 +74,7 @@ public final class RowStreamingInterpreter {
             let rows = graph.tensors[tensor].rows
             return Head(height: rows.height, width: rows.width, channels: rows.channels)
         }
+        headOutputs = graph.heads.map { graph.outputTensors.firstIndex(of: $0) }
         start = Array(repeating: 0, count: graph.tensors.count)
         // The dry run: the largest span of rows each buffer must hold at once.
         var spans = start

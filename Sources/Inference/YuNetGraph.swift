@@ -4,25 +4,38 @@ import TFLite
 /// TFLite graph for this engine; docs/YUNET.md has the layer table.
 ///
 /// The input is the picture as BGR floats 0…255 (no normalisation), zero
-/// padded at the bottom and right to multiples of 32. The first layer is a
-/// 3×3 stride-2 convolution with one pixel of zero padding on every side
-/// (PyTorch-style, not TensorFlow's SAME, so an explicit PAD then VALID);
+/// padded at the bottom and right to multiples of 32, then by `border` (one
+/// pixel of zeros) on every side: the first layer is a 3×3 stride-2
+/// convolution with one pixel of zero padding on every side (PyTorch-style,
+/// not TensorFlow's SAME), so the caller writes that padding with the
+/// picture and the graph starts with a VALID convolution (a PAD step copied
+/// the whole input once more: 14 % of a 1024-px tile's CPU);
 /// libfacedetection stores its weights as a 1×1 convolution over 32
 /// channels, the first 27 of which are the 3×3×3 window in (row, column,
 /// channel) order — exactly TFLite's [O, KH, KW, I] layout. Every other
 /// layer is a 1×1 convolution followed by a 3×3 depthwise one (SAME, stride
 /// 1), the ReLU only after the depthwise one; 2×2 stride-2 max pools; a
 /// top-down neck of nearest 2× upsampling and additions; and per stride
-/// (8, 16, 32) four heads without activation.
+/// (8, 16, 32) four heads without activation, run as one 64→16 pair whose
+/// channels are the four heads' side by side (one pass over the neck's
+/// 64 channels instead of four; each output channel is computed exactly as
+/// in its own head, so the values are the same).
 public enum YuNetGraph {
     /// Input height and width are padded up to multiples of this.
     public static let alignment = 32
+    /// Zero pixels the caller adds on every side of the aligned picture.
+    public static let border = 1
     /// The strides of the three head levels, in output order.
     public static let strides = [8, 16, 32]
     /// Channels of the four heads of each level, in output order: class
     /// logit, objectness logit, box (dx, dy, log w, log h), five keypoints (x, y).
     public static let headChannels = [1, 1, 4, 10]
     public static let headNames = ["cls", "obj", "bbox", "kps"]
+    /// Each level's output holds the four heads side by side: head `kind`
+    /// is channels `headOffsets[kind]..<headOffsets[kind] + headChannels[kind]`
+    /// of `levelChannels`.
+    public static let headOffsets = [0, 1, 2, 6]
+    public static let levelChannels = 16
 
     /// One convolution: `name` + `_weight` / `_bias` in the weights file.
     struct Convolution {
@@ -78,18 +91,17 @@ public enum YuNetGraph {
         return arrays
     }()
 
-    /// The network as a model for `[1, height, width, 3]` BGR input
-    /// (multiples of `alignment`), its outputs ordered level by level
-    /// (stride 8, 16, 32), each level `headChannels` in order, every output
-    /// `[1, height/stride, width/stride, channels]`.
+    /// The network for a `height`×`width` picture (multiples of `alignment`):
+    /// its input is `[1, height + 2·border, width + 2·border, 3]` BGR with
+    /// the zero border, its three outputs the levels (stride 8, 16, 32),
+    /// each `[1, height/stride, width/stride, levelChannels]` (`headOffsets`).
     public static func model(_ weights: YuNetWeights, height: Int = 32, width: Int = 32, kernels: KernelSet = .best) throws -> Model {
         guard height >= alignment, width >= alignment, height % alignment == 0, width % alignment == 0 else {
             throw InferenceError("YuNet input \(height)×\(width) must be positive multiples of \(alignment)")
         }
         var builder = Builder(weights: weights)
-        let input = builder.tensor("input", [1, height, width, 3])
-        var x = builder.pad(input)
-        x = try builder.stemConvolution(x)
+        let input = builder.tensor("input", [1, height + 2 * border, width + 2 * border, 3])
+        var x = try builder.stemConvolution(input)
         x = try builder.pair(x, backbone[0].0, relu: true)
         x = builder.maxPool(x)
         var levels: [Int] = []
@@ -100,7 +112,7 @@ public enum YuNetGraph {
             if unit >= 3 { levels.append(x) }
         }
         // levels: stride 8 (model3), 16 (model4), 32 (model5).
-        var outputs: [[Int]] = Array(repeating: [], count: 3)
+        var outputs: [Int] = Array(repeating: 0, count: 3)
         var top = try builder.pair(levels[2], lateral(2), relu: true)
         outputs[2] = try builder.heads(top, level: 2)
         for level in [1, 0] {
@@ -108,7 +120,7 @@ public enum YuNetGraph {
             top = try builder.pair(sum, lateral(level), relu: true)
             outputs[level] = try builder.heads(top, level: level)
         }
-        let graph = TFLiteSubgraph(name: "yunet_s", tensors: builder.tensors, inputs: [input], outputs: outputs.flatMap { $0 },
+        let graph = TFLiteSubgraph(name: "yunet_s", tensors: builder.tensors, inputs: [input], outputs: outputs,
                                    operators: builder.operators)
         let file = try TFLiteModel(subgraphs: [graph], bytes: builder.bytes, buffers: builder.buffers, description: "YuNet-s")
         return try Model(file: file, kernels: kernels)
@@ -162,13 +174,6 @@ public enum YuNetGraph {
             return output
         }
 
-        /// One pixel of zeros on every side.
-        mutating func pad(_ x: Int) -> Int {
-            let s = shapes[x]
-            let paddings = int32s("stem_paddings", [0, 0, 1, 1, 1, 1, 0, 0])
-            return operation(.pad, [x, paddings], .none, "stem_padded", [1, s[1] + 2, s[2] + 2, s[3]])
-        }
-
         /// The 3×3 stride-2 first layer (VALID on the padded input), ReLU.
         mutating func stemConvolution(_ x: Int) throws -> Int {
             let stored = try array(stem.name + "_weight")
@@ -217,11 +222,35 @@ public enum YuNetGraph {
             operation(.add, [a, b], .add(activation: .none), "add\(operators.count)", shapes[a])
         }
 
-        /// The four heads of `level`, in `headNames` order.
-        mutating func heads(_ x: Int, level: Int) throws -> [Int] {
-            var outputs: [Int] = []
-            for kind in headNames.indices { outputs.append(try pair(x, head(kind, level), relu: false)) }
-            return outputs
+        /// The four heads of `level` as one pair: the 1×1 convolutions'
+        /// filters stacked in `headNames` order, the depthwise taps
+        /// interleaved per tap (libfacedetection's `[ky·3+kx][channel]`).
+        mutating func heads(_ x: Int, level: Int) throws -> Int {
+            let s = shapes[x]
+            var pwWeights: [Float] = [], pwBias: [Float] = [], dwBias: [Float] = []
+            var dwTaps = [[Float]](repeating: [], count: 9)
+            for kind in headNames.indices {
+                let name = head(kind, level), channels = headChannels[kind]
+                let weights = try array(name + "_pw_weight")
+                guard weights.count == channels * s[3] else {
+                    throw InferenceError("YuNet weights \(self.weights.file): \(name)_pw_weight has \(weights.count) values for \(channels)×\(s[3])")
+                }
+                pwWeights += weights
+                pwBias += try array(name + "_pw_bias")
+                dwBias += try array(name + "_dw_bias")
+                let taps = try array(name + "_dw_weight")
+                for tap in 0..<9 { dwTaps[tap] += taps[(tap * channels)..<((tap + 1) * channels)] }
+            }
+            let prefix = "bbox_head__level\(level)"
+            let c = levelChannels
+            let pw = floats(prefix + "_pw_weight", [c, 1, 1, s[3]], pwWeights)
+            let pwb = floats(prefix + "_pw_bias", [c], pwBias)
+            let y = operation(.conv2D, [x, pw, pwb], .convolution(.init(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none)),
+                              prefix + "_pw", [1, s[1], s[2], c])
+            let dw = floats(prefix + "_dw_weight", [1, 3, 3, c], dwTaps.flatMap { $0 })
+            let dwb = floats(prefix + "_dw_bias", [c], dwBias)
+            return operation(.depthwiseConv2D, [y, dw, dwb], .convolution(.init(padding: .same, strideWidth: 1, strideHeight: 1, activation: .none)),
+                             prefix + "_dw", [1, s[1], s[2], c])
         }
     }
 }

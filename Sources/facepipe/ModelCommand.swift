@@ -39,8 +39,14 @@ enum ModelCommandSupport {
         }
     }
 
+    /// A `.tflite` file, or YuNet-s's weights file (`FPYUNET1`, docs/YUNET.md)
+    /// as `YuNetGraph` declares it (32×32 input; `--input-size` re-plans it).
     static func loadModel(_ path: String) throws -> Model {
-        try Model(bytes: readBytes(path, what: "model"), kernels: KernelSelection.kernels())
+        let bytes = try readBytes(path, what: "model")
+        if bytes.starts(with: YuNetWeights.magic) {
+            return try YuNetGraph.model(YuNetWeights(bytes: bytes, file: path), kernels: KernelSelection.kernels())
+        }
+        return try Model(bytes: bytes, kernels: KernelSelection.kernels())
     }
 
     /// Reads a raw little-endian float32 file that must hold exactly `tensor`'s elements.

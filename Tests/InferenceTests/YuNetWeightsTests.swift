@@ -34,11 +34,7 @@ import _TestSupport
         #expect(weights.arrays.count == 106)
         #expect(weights.arrays.values.reduce(0) { $0 + $1.count } == 53_184)
         let model = try YuNetGraph.model(weights, height: 64, width: 96)
-        #expect(model.outputs.map(\.shape) == [
-            [1, 8, 12, 1], [1, 8, 12, 1], [1, 8, 12, 4], [1, 8, 12, 10],
-            [1, 4, 6, 1], [1, 4, 6, 1], [1, 4, 6, 4], [1, 4, 6, 10],
-            [1, 2, 3, 1], [1, 2, 3, 1], [1, 2, 3, 4], [1, 2, 3, 10],
-        ])
+        #expect(model.outputs.map(\.shape) == [[1, 8, 12, 16], [1, 4, 6, 16], [1, 2, 3, 16]])
         #expect(model.statistics.parameters == 53_184 - 16 * 5)  // the stem's 5 unused padding channels per filter
     }
 
