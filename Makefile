@@ -29,8 +29,14 @@ sources: system-deps
 	@$(PYTHON) datasets/fetch-sources.py
 
 ## sample: the sample archives (Pillow in a small pinned venv); tests read them too
-sample: sources $(DATA_VENV)/.ready
+SAMPLE_FILES := $(SAMPLE) datasets/build/sample-bad.tar datasets/build/sample-bad-truncated.tar datasets/build/sample-truth.json
+sample: $(SAMPLE_FILES)
+
+# Built once; again only when a file is missing or its script, the sources' pins or the venv changed.
+$(SAMPLE_FILES) &: datasets/build-sample.py datasets/dataset_common.py datasets/fetch-sources.py $(DATA_VENV)/.ready
+	@$(MAKE) -s sources
 	@$(DATA_PY) datasets/build-sample.py --no-fetch --out $(SAMPLE)
+	@touch $(SAMPLE_FILES)
 
 $(DATA_VENV)/.ready: datasets/requirements.txt
 	@scripts/install-system-deps.sh

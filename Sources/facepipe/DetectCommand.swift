@@ -42,7 +42,7 @@ struct DetectCommand: AsyncParsableCommand {
     var minFaceSize: FaceSize = defaults.minFaceSize
 
     @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    var workers: Int?
 
     @Option(help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
@@ -62,7 +62,8 @@ struct DetectCommand: AsyncParsableCommand {
         let summary: RunSummary
         do {
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageFile(path: $0) },
-                                                            output: FileHandle.standardOutput, workers: workers)
+                                                            output: FileHandle.standardOutput,
+                                                            workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             throw UsageFailure(message: "\(error)")
         }

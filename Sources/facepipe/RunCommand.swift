@@ -50,7 +50,10 @@ struct RunCommand: AsyncParsableCommand {
     var out: String
 
     @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    var workers: Int?
+
+    /// `--workers`, or this machine's core count.
+    var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))
     var from: String?
@@ -61,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, crops/, redacted/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
     var overwrite = false
 
     @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
@@ -105,7 +108,7 @@ struct RunCommand: AsyncParsableCommand {
         guard !out.isEmpty else { throw ValidationError("--out needs a folder (an empty name would write into the current folder)") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
         do {
-            try RunConfiguration.validateFlags(workers: workers, resume: resume, overwrite: overwrite, outputTar: outputTar,
+            try RunConfiguration.validateFlags(workers: workerCount, resume: resume, overwrite: overwrite, outputTar: outputTar,
                                                redactedShards: redactedShards, copyUnknown: copyUnknown)
         } catch { throw ValidationError(error.description) }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
@@ -163,7 +166,7 @@ struct RunCommand: AsyncParsableCommand {
             throw UsageFailure(message: error.description)
         }
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
-        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workers,
+        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workerCount,
                                              recompute: recompute, resume: resume,
                                              outputTar: outputTar, redactedShards: redactedShards,
                                              copyUnknown: copyUnknown, overwrite: overwrite)

@@ -120,5 +120,9 @@ struct RunDefaultPipelineTests {
         #expect(process.terminationStatus == 0)
         #expect(help.contains("--pipeline <NAME>"), "\(help)")
         #expect(help.contains("Runs faces, the default pipeline"), "\(help)")
+        // The workers' default is said once, not also as this machine's number.
+        let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("(default: this machine's core count)") && !flat.contains("core count). (default:"), "\(help)")
+        #expect(flat.contains("crops/, redacted/"), "--overwrite names every folder it removes: \(help)")
     }
 }

@@ -28,6 +28,14 @@ struct RunProgressTests {
         #expect(line.contains("ETA 20s"), "\(line)")
     }
 
+    /// One entry of one file reads as such, not "1 entries", "1 files".
+    @Test func oneIsSingular() {
+        let progress = RunProgress(done: 1, read: 1, inputCount: 1,
+                                   position: ReadPosition(unit: .entries, done: 1, total: 1), currentShare: 1)
+        let line = progress.line(elapsed: 1, barWidth: nil)
+        #expect(line.hasPrefix("100%  1 entry  1 of 1 file "), "\(line)")
+    }
+
     @Test func aStreamHasRatesOnly() {
         let progress = RunProgress(done: 12, failed: 2, megapixels: 24, read: 12, inputCount: 1,
                                    position: ReadPosition(unit: .bytes, done: 3_500_000, total: nil), currentShare: 1)
