@@ -50,7 +50,7 @@ package enum DetectorFusion {
     }
 
     /// One face from a YuNet face and a BlazeFace face.
-    static func pair(_ yunet: FaceDetection, _ blazeFace: FaceDetection) -> FaceDetection {
+    package static func pair(_ yunet: FaceDetection, _ blazeFace: FaceDetection) -> FaceDetection {
         let a = yunet.box, b = blazeFace.box
         let x0 = (a.x + b.x) / 2, y0 = (a.y + b.y) / 2
         let x1 = (a.x + a.width + b.x + b.width) / 2, y1 = (a.y + a.height + b.y + b.height) / 2

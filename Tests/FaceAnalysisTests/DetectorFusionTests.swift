@@ -84,6 +84,31 @@ struct DetectorFusionTests {
         #expect(!both.needsSecondOpinion)
     }
 
+    /// Face Mesh's region for a YuNet face is the one its BlazeFace box
+    /// would give: the two detectors' boxes of one face make nearly the same
+    /// region, and a pair's mean box the same again.
+    @Test func aYuNetFaceGetsBlazeFacesMeshRegion() {
+        // A face both found, drawn as the measured medians say: BlazeFace's
+        // side 0.863 × YuNet's height, its centre 0.07 × that height lower.
+        let yunet = FaceDetection(box: Rect(x: 110, y: 100, width: 80, height: 100), score: 0.9,
+                                  keypoints: [Point(x: 130, y: 140), Point(x: 170, y: 140)], foundBy: .yunet)
+        let side: Float = 86.3, centreY: Float = 157
+        let blaze = FaceDetection(box: Rect(x: 150 - side / 2, y: centreY - side / 2, width: side, height: side), score: 0.9,
+                                  keypoints: [Point(x: 130, y: 140), Point(x: 170, y: 140)])
+        let reference = RotatedSquare.faceMeshROI(for: blaze)
+        var pairBox = DetectorFusion.pair(yunet, blaze)
+        pairBox.keypoints = blaze.keypoints
+        for face in [yunet, pairBox] {
+            let region = RotatedSquare.faceMeshROI(for: face)
+            #expect(abs(region.side - reference.side) < 0.01 && abs(region.centerY - reference.centerY) < 0.01
+                    && abs(region.centerX - reference.centerX) < 0.01, "\(face.foundBy): \(region) vs \(reference)")
+        }
+        // Read as a BlazeFace box, YuNet's would make a region 16 % larger, 7 px higher.
+        var misread = yunet
+        misread.foundBy = .blazeFace
+        #expect(RotatedSquare.faceMeshROI(for: misread).side > reference.side * 1.15)
+    }
+
     /// On a picture with no face, Face Mesh's presence is low: a face only
     /// BlazeFace found there is rejected, a face both detectors found keeps
     /// its landmarks.
