@@ -19,9 +19,9 @@ struct RunDefaultPipelineTests {
         return folder
     }
 
-    /// The summary line names the pipeline that ran: `facepipe: NAME: 1 entries, …`.
+    /// The summary line names the pipeline that ran: `facepipe: NAME: 1 entry, …`.
     private func ran(_ pipeline: String, _ stderr: String) -> Bool {
-        stderr.contains("facepipe: \(pipeline): 1 entries")
+        stderr.contains("facepipe: \(pipeline): 1 entry,")
     }
 
     @Test(.enabled(if: Fixtures.modelsAvailable, "needs the models"))

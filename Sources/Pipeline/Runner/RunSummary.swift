@@ -56,7 +56,7 @@ public struct RunSummary: Sendable, Codable {
 
     /// One line for the end of a run.
     public var line: String {
-        var parts = ["\(entries) entries", "\(faces) faces (\(keptFaces) kept)", "\(failedEntries) failed"]
+        var parts = ["\(entries) \(entries == 1 ? "entry" : "entries")", "\(faces) \(faces == 1 ? "face" : "faces") (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
