@@ -63,7 +63,7 @@ struct DetectCommand: AsyncParsableCommand {
         do {
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageFile(path: $0) },
                                                             output: FileHandle.standardOutput,
-                                                            workers: workers ?? ProcessInfo.processInfo.activeProcessorCount)
+                                                            workers: workers ?? RunConfiguration.defaultWorkers)
         } catch {
             throw UsageFailure(message: "\(error)")
         }

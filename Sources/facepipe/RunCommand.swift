@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
     var workers: Int?
 
     /// `--workers`, or this machine's core count.
-    var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
+    var workerCount: Int { workers ?? RunConfiguration.defaultWorkers }
 
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))
     var from: String?

@@ -30,7 +30,10 @@ public struct RunConfiguration: Sendable {
     /// (``OutputFolderRule``); without it such a folder is refused.
     public var overwrite: Bool
 
-    public init(outputDirectory: URL, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    /// Workers when none are asked for: this machine's core count.
+    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    public init(outputDirectory: URL, workers: Int = RunConfiguration.defaultWorkers,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
                 faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, redactedShards: Bool = false,
                 copyUnknown: Bool = false, overwrite: Bool = false) {

@@ -14,14 +14,14 @@ extension RunProgress {
             }
             parts.append(String(format: "%3d%%", Int((fraction * 100).rounded(.down))))
         }
-        parts.append(total.map { "\(done)/\($0) \($0 == 1 ? "entry" : "entries")" } ?? "\(done) \(done == 1 ? "entry" : "entries")")
+        parts.append(total.map { "\(done)/" + $0.counted("entry", "entries") } ?? done.counted("entry", "entries"))
         if total == nil {
             var read = inputCount > 1 ? "input \(input + 1)/\(inputCount) " : ""
             switch (position.unit, position.total) {
             case (.bytes, let size?): read += "\(Self.bytes(position.done)) of \(Self.bytes(size)) read"
             case (.bytes, nil): read += "\(Self.bytes(position.done)) read (a stream: no total)"
-            case (.entries, let count?): read += "\(position.done) of \(count) \(count == 1 ? "file" : "files")"
-            case (.entries, nil): read += "\(position.done) \(position.done == 1 ? "file" : "files")"
+            case (.entries, let count?): read += "\(position.done) of " + count.counted("file", "files")
+            case (.entries, nil): read += position.done.counted("file", "files")
             }
             parts.append(read)
         }

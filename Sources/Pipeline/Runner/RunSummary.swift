@@ -56,20 +56,20 @@ public struct RunSummary: Sendable, Codable {
 
     /// One line for the end of a run.
     public var line: String {
-        var parts = ["\(entries) \(entries == 1 ? "entry" : "entries")", "\(faces) \(faces == 1 ? "face" : "faces") (\(keptFaces) kept)", "\(failedEntries) failed"]
+        var parts = [entries.counted("entry", "entries"), faces.counted("face", "faces") + " (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
         if !leftOutOfShards.isEmpty {
-            parts.append("\(leftOutOfShards.count) \(leftOutOfShards.count == 1 ? "entry" : "entries") left out of the redacted shards (listed in run.json)")
+            parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (listed in run.json)")
         }
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }
         if damagedRecords > 0 {
-            parts.append("\(damagedRecords) cache \(damagedRecords == 1 ? "record" : "records") damaged, recomputed")
+            parts.append("\(damagedRecords) cache " + (damagedRecords == 1 ? "record" : "records") + " damaged, recomputed")
         }
         if redoneEntries > 0 {
-            parts.append("\(redoneEntries) \(redoneEntries == 1 ? "entry" : "entries") redone (outputs missing or changed)")
+            parts.append(redoneEntries.counted("entry", "entries") + " redone (outputs missing or changed)")
         }
         parts += notes
         if writeFailure != nil {
