@@ -43,7 +43,14 @@ final class OutputLock {
         }
     }
 
-    deinit { close(descriptor) }
+    /// Unlocks before closing: a child process another thread is spawning
+    /// may hold a copy of the descriptor until its `exec`, and closing ours
+    /// alone would leave the folder locked for that moment (a run right
+    /// after this one was refused so in CI).
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 
     /// "PID 1234: facepipe run …", from what the holder recorded.
     private static func holder(_ descriptor: Int32) -> String {
