@@ -74,18 +74,10 @@ final class CompactSource {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == [Float].self {
-            let count = try count()
-            var floats = [Float]()
-            floats.reserveCapacity(count)
-            for _ in 0..<count { floats.append(try float()) }
-            return floats as! T
+        if let scalar = T.self as? any CompactScalar.Type {
+            guard let value = try scalar.read(from: self) as? T else { throw corrupted("\(T.self) read as \(scalar)") }
+            return value
         }
-        if T.self == String.self { return try string() as! T }
-        if T.self == Int.self { return try integer(Int.self) as! T }
-        if T.self == Float.self { return try float() as! T }
-        if T.self == Double.self { return try double() as! T }
-        if T.self == Bool.self { return try bool() as! T }
         if T.self is any CompactUnsupported.Type { throw corrupted("\(T.self) cannot be stored") }
         let elements = T.self is any CompactCounted.Type ? try count() : nil
         return try T(from: CompactDecoding(source: self, elements: elements, codingPath: []))

@@ -36,6 +36,53 @@ extension Optional: CompactOptional where Wrapped: Encodable {
     var compactWrapped: (any Encodable)? { map { $0 } }
 }
 
+/// Values written in one step by the sink and read back in one by the
+/// source: the scalars, and `[Float]` (a count and the bits in one copy).
+protocol CompactScalar {
+    func write(to sink: CompactSink)
+    static func read(from source: CompactSource) throws -> Self
+}
+
+extension String: CompactScalar {
+    func write(to sink: CompactSink) { sink.string(self) }
+    static func read(from source: CompactSource) throws -> String { try source.string() }
+}
+
+extension Int: CompactScalar {
+    func write(to sink: CompactSink) { sink.integer(self) }
+    static func read(from source: CompactSource) throws -> Int { try source.integer(Int.self) }
+}
+
+extension Float: CompactScalar {
+    func write(to sink: CompactSink) { sink.float(self) }
+    static func read(from source: CompactSource) throws -> Float { try source.float() }
+}
+
+extension Double: CompactScalar {
+    func write(to sink: CompactSink) { sink.double(self) }
+    static func read(from source: CompactSource) throws -> Double { try source.double() }
+}
+
+extension Bool: CompactScalar {
+    func write(to sink: CompactSink) { sink.bool(self) }
+    static func read(from source: CompactSource) throws -> Bool { try source.bool() }
+}
+
+extension Array: CompactScalar where Element == Float {
+    func write(to sink: CompactSink) {
+        sink.integer(count)
+        for float in self { sink.float(float) }
+    }
+
+    static func read(from source: CompactSource) throws -> [Float] {
+        let count = try source.count()
+        var floats = [Float]()
+        floats.reserveCapacity(count)
+        for _ in 0..<count { floats.append(try source.float()) }
+        return floats
+    }
+}
+
 /// Dictionaries decode through their keys, which this format does not keep.
 protocol CompactUnsupported {}
 
@@ -67,29 +114,19 @@ final class CompactSink {
         }
     }
 
-    /// Dispatches on the static type `T` (what the decoder sees), never on
-    /// dynamic casts (which would unwrap optionals and convert arrays).
+    /// Dispatches on the static type `T` (what the decoder sees): a value
+    /// is written as a scalar, an optional or a counted collection only when
+    /// its declared type is one, never because a dynamic cast would unwrap
+    /// an optional or convert an array.
     func encode<T: Encodable>(_ value: T) throws {
-        if T.self == [Float].self {
-            let floats = value as! [Float]
-            integer(floats.count)
-            for float in floats { self.float(float) }
-        } else if T.self == String.self {
-            string(value as! String)
-        } else if T.self == Int.self {
-            integer(value as! Int)
-        } else if T.self == Float.self {
-            float(value as! Float)
-        } else if T.self == Double.self {
-            double(value as! Double)
-        } else if T.self == Bool.self {
-            bool(value as! Bool)
-        } else if T.self is any CompactOptional.Type {
-            try encodeIfPresent((value as! any CompactOptional).compactWrapped)
+        if T.self is any CompactScalar.Type, let scalar = value as? any CompactScalar {
+            scalar.write(to: self)
+        } else if T.self is any CompactOptional.Type, let optional = value as? any CompactOptional {
+            try encodeIfPresent(optional.compactWrapped)
         } else if T.self is any CompactUnsupported.Type {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "CompactEncoder cannot store \(T.self)"))
         } else {
-            if T.self is any CompactCounted.Type { integer((value as! any CompactCounted).compactCount) }
+            if T.self is any CompactCounted.Type, let counted = value as? any CompactCounted { integer(counted.compactCount) }
             try value.encode(to: CompactEncoding(sink: self, codingPath: []))
         }
     }
