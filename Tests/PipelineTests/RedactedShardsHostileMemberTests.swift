@@ -94,7 +94,7 @@ struct ShardMemberDisguiseTests {
     func aPictureFacepipeCannotDecodeIsNeverCopied(_ member: Planted) {
         #expect(ImageLikeFormat(sniffing: member.bytes) != nil, "\(member.label) recognised by its bytes")
         for copyUnknown in [false, true] {
-            #expect(ShardMember(name: "sample.bin", data: member.bytes, copyUnknown: copyUnknown) == .image,
+            #expect(RedactedTarMember(name: "sample.bin", data: member.bytes, copyUnknown: copyUnknown) == .image,
                     "\(member.label) goes to the decoder (and is left out when it fails), copyUnknown \(copyUnknown)")
         }
     }
@@ -115,10 +115,10 @@ struct ShardMemberDisguiseTests {
 
     @Test func compressedOrArchivedMembersAreLeftOutUnlessCopyUnknown() throws {
         for (label, bytes, kind) in try Self.packed() {
-            let member = ShardMember(name: "sample.bin", data: bytes, copyUnknown: false)
+            let member = RedactedTarMember(name: "sample.bin", data: bytes, copyUnknown: false)
             #expect(member == .leftOut(reason: "left out of the redacted shard: \(kind), which facepipe does not look inside (--copy-unknown copies it)"),
                     "\(label): \(member)")
-            #expect(ShardMember(name: "sample.bin", data: bytes, copyUnknown: true) == .copied, "\(label)")
+            #expect(RedactedTarMember(name: "sample.bin", data: bytes, copyUnknown: true) == .copied, "\(label)")
         }
     }
 
@@ -131,8 +131,8 @@ struct ShardMemberDisguiseTests {
         ]
         for text in texts {
             #expect(ImageLikeFormat(sniffing: Array(text.utf8)) == nil, "\(text)")
-            #expect(ShardMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: true) == .copied)
-            #expect(ShardMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: false) == .copied)
+            #expect(RedactedTarMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: true) == .copied)
+            #expect(RedactedTarMember(name: "k0.txt", data: Array(text.utf8), copyUnknown: false) == .copied)
         }
     }
 }

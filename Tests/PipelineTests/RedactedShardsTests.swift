@@ -251,9 +251,9 @@ struct RedactedShardsTests {
 }
 
 /// Which members `--redacted-shards` redacts and which it copies.
-struct ShardMemberTests {
+struct RedactedTarMemberTests {
     @Test(arguments: [
-        ("a.jpg", [UInt8](), ShardMember.image),
+        ("a.jpg", [UInt8](), RedactedTarMember.image),
         ("dir/b.JPEG", [], .image),
         ("c.webp", Array("not really".utf8), .image),
         ("d.bin", Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .image),
@@ -264,9 +264,9 @@ struct ShardMemberTests {
         ("i.txt", Array("GIF89a".utf8), .image),
         ("jpg", Array("no extension".utf8), .copied),
     ])
-    func membersAreImagesByNameOrBytes(name: String, data: [UInt8], expected: ShardMember) {
+    func membersAreImagesByNameOrBytes(name: String, data: [UInt8], expected: RedactedTarMember) {
         for copyUnknown in [false, true] {
-            #expect(ShardMember(name: name, data: data, copyUnknown: copyUnknown) == expected)
+            #expect(RedactedTarMember(name: name, data: data, copyUnknown: copyUnknown) == expected)
         }
     }
 }

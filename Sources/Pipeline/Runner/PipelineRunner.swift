@@ -22,7 +22,7 @@ public enum PipelineRunner {
         try configuration.validate()
         let inputs = RunInput.withUniqueNames(inputs)
         let steps = try plan.steps(for: configuration.recompute)
-        let shardInputs = configuration.redactedShards ? try RedactedShards.check(plan, inputs: inputs) : nil
+        let shardInputs = configuration.redactedShards ? try RedactedTars.check(plan, inputs: inputs) : nil
         let layout = try OutputLayout.prepare(configuration.outputDirectory)
         let directory: OutputDirectory
         do {
@@ -39,13 +39,13 @@ public enum PipelineRunner {
         let writer: OrderedWriter
         do {
             // Temporary files a killed run left are not the outputs of any entry.
-            for name in ["images", "faces", "crops", RedactedShards.folderName, ".cache"] {
+            for name in ["images", "faces", "crops", RedactedTars.folderName, ".cache"] {
                 try directory.removeTemporaryFiles(below: name)
             }
             completions = try CompletionStore(root: directory, keep: configuration.resume)
             cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
-            let shards = try shardInputs.map { try RedactedShards(directory: directory, inputs: $0) }
+            let shards = try shardInputs.map { try RedactedTars(directory: directory, inputs: $0) }
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
@@ -117,7 +117,7 @@ public enum PipelineRunner {
                          hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunRecord.InputInfo]) {
         let pool = ContextPool(workers: configuration.workers,
                                shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine,
-                                                       imagesInEntryFormat: configuration.redactedShards))
+                                                       imagesInEntryFormat: configuration.routing.imagesInEntryFormat))
         var writeFailure: String?
         var described = inputs.map { RunRecord.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
@@ -195,7 +195,7 @@ public enum PipelineRunner {
                     hooks.progress(progress)
                     guard let item else {
                         describeSource()
-                        if configuration.redactedShards {
+                        if configuration.routing.marksInputEnds {
                             make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
                                                     entryName: "", rawName: [], index: nil, outcome: .inputEnded) }
                         }
@@ -216,23 +216,21 @@ public enum PipelineRunner {
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
-                    if configuration.redactedShards {
-                        switch ShardMember(name: entry.name, data: entry.data, copyUnknown: configuration.copyUnknown) {
-                        case .image:
-                            break
-                        case .copied:
-                            // Copied members wait in order too: keep the window's bound on memory.
-                            while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
-                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                    entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                    outcome: .copied(entry.data)) }
-                            continue
-                        case .leftOut(let reason):
-                            let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
-                            writer.addSkipped(skipped)
-                            hooks.notice(.entrySkipped(skipped))
-                            continue
-                        }
+                    switch configuration.routing.route(entry.name, entry.data) {
+                    case .process:
+                        break
+                    case .copy:
+                        // Copied members wait in order too: keep the window's bound on memory.
+                        while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
+                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                outcome: .copied(entry.data)) }
+                        continue
+                    case .leaveOut(let reason):
+                        let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
+                        writer.addSkipped(skipped)
+                        hooks.notice(.entrySkipped(skipped))
+                        continue
                     }
                     while !schedule.canStart { await receiveOne() }
                     let archiveName = input.name

@@ -20,11 +20,11 @@ public struct RunConfiguration: Sendable {
     /// Write images and JSON into `DIR/outputs.tar` instead of folders.
     public var outputTar: Bool
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
-    /// place of `DIR/images` (``RedactedShards``).
+    /// place of `DIR/images` (``RedactedTars``).
     public var redactedShards: Bool
     /// With ``redactedShards``: also copy compressed or archived members
     /// (which facepipe does not look inside) into the shards byte for byte;
-    /// without it they are left out. Pictures are never copied (``ShardMember``).
+    /// without it they are left out. Pictures are never copied (``RedactedTarMember``).
     public var copyUnknown: Bool
     /// Remove another run's results from the output folder before writing
     /// (``OutputFolderRule``); without it such a folder is refused.
@@ -47,6 +47,12 @@ public struct RunConfiguration: Sendable {
         self.recompute = recompute
         self.resume = resume
         self.reorderWindow = reorderWindow ?? max(4 * workers, 8)
+    }
+
+    /// What the outputs ask of the producer: every entry processed, or,
+    /// with ``redactedShards``, the redacted tars' routing.
+    var routing: EntryRouting {
+        redactedShards ? RedactedTars.routing(copyUnknown: copyUnknown) : .processEveryEntry
     }
 
     /// The configuration's checks (``validateFlags(workers:resume:overwrite:outputTar:redactedShards:copyUnknown:)``

@@ -34,11 +34,13 @@ public struct Redact: Stage {
          StageOption("sigma", \.sigma), StageOption("cells", \.cells)]
     }
 
-    public var definition: StageDefinition { StageDefinition("redact", optionsOf: self) }
+    /// The stage's name in definitions, `describe` and `--set`.
+    static let stageName = "redact"
+    public var definition: StageDefinition { StageDefinition(Self.stageName, optionsOf: self) }
 
     public func validate() throws(PipelineError) {
         func check(_ ok: Bool, _ option: String, _ reason: String) throws(PipelineError) {
-            if !ok { throw .invalidOption(stage: "redact", option: option, reason: reason) }
+            if !ok { throw .invalidOption(stage: Self.stageName, option: option, reason: reason) }
         }
         try check((0...2).contains(margin), "margin", "must be within 0…2, got \(margin)")
         try check((0...1).contains(feather), "feather", "must be within 0…1, got \(feather)")

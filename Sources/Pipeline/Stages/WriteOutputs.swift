@@ -18,11 +18,13 @@ public struct WriteOutputs: Stage {
 
     public static var optionTable: [StageOption<Self>] { [StageOption("images", \.images), StageOption("face-json", \.faceJSON)] }
 
-    public var definition: StageDefinition { StageDefinition("write-outputs", optionsOf: self) }
+    /// The stage's name in definitions, `describe` and `--set`.
+    static let stageName = "write-outputs"
+    public var definition: StageDefinition { StageDefinition(Self.stageName, optionsOf: self) }
 
     public func validate() throws(PipelineError) {
         if let quality = images.jpegQuality, !(1...100).contains(quality) {
-            throw .invalidOption(stage: "write-outputs", option: "images", reason: "JPEG quality must be within 1…100, got \(quality)")
+            throw .invalidOption(stage: Self.stageName, option: "images", reason: "JPEG quality must be within 1…100, got \(quality)")
         }
     }
 

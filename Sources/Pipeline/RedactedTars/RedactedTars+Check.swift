@@ -2,17 +2,17 @@ import ArchiveIO
 import Foundation
 import ImageCodecs
 
-extension RedactedShards {
+extension RedactedTars {
     /// What `--redacted-shards` needs, checked before anything is created:
     /// a pipeline that redacts and writes JPEGs (their quality serves the
     /// JPEG members; PNG members stay PNG), and inputs that are tar files,
     /// plain or compressed as ``TarWriter`` can write back. Returns each
     /// input's shard name and compression.
     static func check(_ plan: CompiledPipeline, inputs: [RunInput]) throws(PipelineError) -> [Input] {
-        guard plan.steps.contains(where: { $0.definition.name == "redact" }) else {
+        guard plan.steps.contains(where: { $0.definition.name == Redact.stageName }) else {
             throw .invalidRunConfiguration("--redacted-shards swaps a dataset's images for redacted ones; pipeline \(plan.name) has no redact stage (use anonymize)")
         }
-        let images = plan.steps.last { $0.definition.name == "write-outputs" }?
+        let images = plan.steps.last { $0.definition.name == WriteOutputs.stageName }?
             .definition.options.first { $0.name == "images" }?.value
         guard let images, ImageOutputFormat(optionText: images)?.jpegQuality != nil else {
             throw .invalidRunConfiguration("--redacted-shards writes JPEG members as JPEG at write-outputs' quality; pipeline \(plan.name) writes \(images ?? "no") images (set write-outputs.images='jpeg(quality: N)')")

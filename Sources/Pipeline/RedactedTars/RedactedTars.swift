@@ -5,7 +5,7 @@ import Foundation
 /// with the input's regular members in the same order under the same name
 /// bytes: each image replaced by its redacted image; every other member
 /// left out, or copied through with `--copy-unknown` unless it looks like a
-/// picture (``ShardMember``); an image that could not be processed is left
+/// picture (``RedactedTarMember``); an image that could not be processed is left
 /// out. A shard is written to a temporary file in `redacted/`
 /// (created through ``OutputDirectory``, links never followed) and renamed
 /// to its name when its input has been read to the end, so no half shard
@@ -13,7 +13,7 @@ import Foundation
 /// Headers are ``TarWriter``'s (mtime 0, uid/gid 0, mode 0644): the same
 /// run gives the same bytes for any worker count. Used only from the
 /// ordered writer.
-final class RedactedShards {
+final class RedactedTars {
     static let folderName = "redacted"
 
     /// What the run needs to know about each input before it starts.

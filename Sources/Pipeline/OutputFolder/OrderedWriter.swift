@@ -18,7 +18,7 @@ final class OrderedWriter: EntryWriter {
     private var currentArchive: Int?
     private var keptImageNames: Set<String> = []
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
-    private let shards: RedactedShards?
+    private let shards: RedactedTars?
     /// Manifest bytes and counts before the current archive's first row.
     private var archiveRowsStart = 0
     private var archiveStartSummary = RunSummary()
@@ -26,7 +26,7 @@ final class OrderedWriter: EntryWriter {
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
-         shards: RedactedShards? = nil) throws {
+         shards: RedactedTars? = nil) throws {
         self.orderedPasses = orderedPasses
         self.shards = shards
         self.manifest = manifest

@@ -15,7 +15,7 @@ import ImageCodecs
 ///   look inside, and it may hold pictures) is left out, listed as skipped
 ///   with the reason, unless the run asks for it (`--copy-unknown`).
 /// - any other member (captions, JSON, class labels…) is copied byte for byte.
-package enum ShardMember: Equatable, Sendable {
+package enum RedactedTarMember: Equatable, Sendable {
     case image
     case copied
     case leftOut(reason: String)
