@@ -1,38 +1,12 @@
 import Foundation
 import Pipeline
+import Pipelines
 import Testing
 import _TestSupport
 
-// docs/PIPELINES.md's "Writing a pipeline or a stage" example, kept compiling here.
-
-struct DropSmallFaces: Stage {
-    var minWidth: Float
-    static var optionTable: [StageOption<Self>] { [StageOption("min-width", \.minWidth)] }   // --set drop-small-faces.min-width=120
-    var definition: StageDefinition { StageDefinition("drop-small-faces", optionsOf: self) }
-    var caching: StageCaching { .records }
-    func process(_ frame: Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Detected> {
-        var frame = frame
-        frame.reject(reason: "narrower than \(minWidth) px") { $0.box.width < minWidth }
-        return frame
-    }
-}
-
-let readmePipeline = Pipeline("mine", summary: "large faces with landmarks") {
-    Decode()
-    Orient()
-    DetectFaces(.accurate, minFaceSize: 0.05)
-    DropSmallFaces(minWidth: 80)
-    ForEachFace {
-        Landmarks(iris: true, contours: true, ibug68: true)
-        Pose()
-        Classify()
-        Quality()
-    }
-    Filter("frontal", reason: "not frontal") { face, _ in (face.pose?.yaw ?? 0).magnitude < 20 }
-    Track()
-    Annotate([.boxes, .contours, .labels])
-    WriteOutputs()
-}
+// docs/PIPELINES.md's "Writing a pipeline or a stage" example (DocExamples/WritingAPipeline.swift,
+// the same lines the page shows), described and run.
+let readmePipeline = Pipelines.mine
 
 @Test func theReadmeExampleDescribesItsStages() {
     #expect(readmePipeline.stages.map(\.name) == [
