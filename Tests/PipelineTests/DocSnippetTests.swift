@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _TestSupport
 
-/// Every Swift example in the README and `docs/` is compiled: the block
+/// Every Swift example in the README, `docs/` and the DocC catalogues is compiled: the block
 /// follows a `<!-- snippet: PATH NAME -->` line, and PATH (a Swift file a
 /// target or an example package compiles) holds the same lines between
 /// `// snippet: NAME` and `// end snippet`. An example edited on one side
@@ -20,7 +20,10 @@ import _TestSupport
         let root = Fixtures.repositoryRoot
         let docs = try FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("docs"), includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "md" }
-        return [root.appendingPathComponent("README.md")] + docs.sorted { $0.path < $1.path }
+        let catalogue = root.appendingPathComponent("Sources/Pipeline/Pipeline.docc")
+        let articles = try FileManager.default.contentsOfDirectory(at: catalogue, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }
+        return [root.appendingPathComponent("README.md")] + (docs + articles).sorted { $0.path < $1.path }
     }
 
     /// The ```swift blocks of a Markdown page, with the snippet line before each.
@@ -60,7 +63,8 @@ import _TestSupport
     static func allBlocks() throws -> [Block] { try pages().flatMap(blocks(of:)) }
 
     @Test func theDocsShowSwiftExamples() throws {
-        #expect(try Self.allBlocks().count >= 1, "the pipeline-writing example is in the docs")
+        let pages = Set(try Self.allBlocks().map(\.page))
+        #expect(pages.isSuperset(of: ["PIPELINES.md", "WritingAStage.md"]), "the pipeline-writing example is in the docs: \(pages)")
     }
 
     @Test(arguments: try DocSnippetTests.allBlocks())
