@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -67,18 +67,27 @@ build: setup
 bin-path:
 	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
 
-## install: the release binary, the verified models and shell completions under PREFIX (default /usr/local)
-install: build
+## install: the release binary, the verified models, the man page and shell completions under PREFIX (default /usr/local)
+install: build manual
 	@bin="$$($(MAKE) -s bin-path)"; set -e; \
-	  install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/facepipe/models" \
+	  install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/facepipe/models" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	    "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"; \
 	  install -m 755 "$$bin" "$(DESTDIR)$(PREFIX)/bin/facepipe"; \
 	  install -m 644 models/*.tflite models/yunet_s.weights models/yunet_s.LICENSE "$(DESTDIR)$(PREFIX)/share/facepipe/models/"; \
+	  install -m 644 $(MANUAL) "$(DESTDIR)$(PREFIX)/share/man/man1/facepipe.1"; \
 	  "$$bin" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/facepipe"; \
 	  "$$bin" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facepipe"; \
 	  "$$bin" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/facepipe.fish"; \
-	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models and completions"
+	  echo "installed $(DESTDIR)$(PREFIX)/bin/facepipe, its models in $(DESTDIR)$(PREFIX)/share/facepipe/models, man facepipe and completions"
+
+## manual: the man page, generated from the command definitions by swift-argument-parser's
+## generate-manual plugin (dated by the last commit, so the same sources give the same page)
+MANUAL := .build/plugins/GenerateManual/outputs/facepipe/facepipe.1
+manual: build
+	@$(SWIFT) package plugin --allow-writing-to-package-directory generate-manual --configuration $(CONFIG) \
+	  --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" > .build/generate-manual.log 2>&1 \
+	  || { cat .build/generate-manual.log >&2; exit 1; }
 
 ## check-pins: fail unless every direct dependency in Package.swift is pinned with `exact:`
 check-pins:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The binary `make install` installs runs on a machine without the Swift toolchain.
 #
-# Installs into a DESTDIR under a temporary folder (removed at the end), then:
+# Installs into a DESTDIR under a temporary folder (removed at the end), checks that the
+# man page is there and describes the commands, then:
 #  1. `readelf -d`: the binary needs no libswift*, libFoundation*, libdispatch or
 #     libBlocksRuntime, and its RUNPATH/RPATH names no folder of the toolchain;
 #  2. the dynamic loader's own list (LD_TRACE_LOADED_OBJECTS) holds no file of the toolchain;
@@ -37,6 +38,10 @@ prefix=/usr/local
   || { cat "$work/install.log" >&2; fail "make install DESTDIR=$work/root"; }
 installed="$work/root$prefix/bin/facepipe"
 [[ -x "$installed" ]] || fail "make install left no $installed"
+manual="$work/root$prefix/share/man/man1/facepipe.1"
+[[ -s "$manual" ]] || fail "make install left no man page at $manual"
+grep -q '^\.Nm facepipe' "$manual" && grep -q 'Fl -pipeline' "$manual" \
+  || fail "$manual does not describe facepipe run's options (generate-manual)"
 
 # 1. What the binary asks the loader for.
 dynamic="$(readelf -d "$installed")"
