@@ -6,7 +6,7 @@ import Foundation
 /// the same pipeline, models and input list, that its manifest is the one
 /// it wrote and that every output file it merges is the one the shard wrote.
 /// Read back (from a folder that may come from anyone, through
-/// ``ShardedRunFolder``) by ``init(decoding:path:shard:)``, which checks it.
+/// `ShardedRunFolder`) by `init(decoding:path:shard:)`, which checks it.
 public struct ShardCompletion: Codable, Sendable, Equatable {
     public static let fileName = "_SUCCESS"
 

@@ -8,8 +8,8 @@ import Foundation
 /// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
 ///
-/// OUT may come from anyone: it is read through ``ShardedRunFolder`` and written
-/// through its ``OutputDirectory`` handle (no link below OUT is followed
+/// OUT may come from anyone: it is read through `ShardedRunFolder` and written
+/// through its `OutputDirectory` handle (no link below OUT is followed
 /// either way); each `_SUCCESS` is checked for its own folder; only the
 /// files a shard's manifest names (and the other crops of the faces it
 /// names) are merged, each the size and SHA-256 `_SUCCESS` records; and

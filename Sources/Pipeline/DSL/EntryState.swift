@@ -3,7 +3,7 @@ import ImageCore
 /// One entry between two top-level steps of a plan: what every ``Frame``
 /// holds, without its phase, and at the end what ``WriteOutputs`` rendered.
 /// Phases are compile-time markers; each step knows its own and converts
-/// (see ``_StepValue``), so the plan is a flat list of steps with no casts.
+/// (see `_StepValue`), so the plan is a flat list of steps with no casts.
 public struct EntryState: Sendable {
     var image: RGBImage
     var record: EntryRecord

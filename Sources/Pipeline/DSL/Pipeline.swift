@@ -3,7 +3,7 @@ import Foundation
 import Inference
 
 /// A named pipeline: a description of stages, nothing more. Creating one does
-/// no I/O; ``compile(modelsDirectory:)`` checks it and returns the immutable
+/// no I/O; ``compile(modelsDirectory:kernels:)`` checks it and returns the immutable
 /// plan a runner executes.
 ///
 /// ```swift
@@ -47,7 +47,7 @@ public struct Pipeline: Sendable {
     /// sets both); later overrides of one option win. Unknown stages,
     /// unknown options and unparsable values are errors naming what is
     /// valid; ranges are checked by each stage's ``Stage/validate()`` in
-    /// ``compile(modelsDirectory:)``. The overridden values are stored
+    /// ``compile(modelsDirectory:kernels:)``. The overridden values are stored
     /// values of the stages, so they change the stages' fingerprints.
     public func overriding(_ overrides: [StageOverride]) throws(PipelineError) -> Pipeline {
         var names: [String] = []
@@ -70,7 +70,7 @@ public struct Pipeline: Sendable {
     public var fingerprints: [String] { CompiledPipeline.fingerprints(of: nodes) }
 
     /// Every model the stages name, each once, in stage order: what
-    /// ``compile(modelsDirectory:)`` loads and a models folder must hold.
+    /// ``compile(modelsDirectory:kernels:)`` loads and a models folder must hold.
     public var models: [FaceModel] {
         var models: [FaceModel] = []
         for stage in stages {

@@ -7,7 +7,7 @@ import Foundation
 /// its arena).
 ///
 /// A context belongs to one worker; the runner hands it to exactly one task at
-/// a time (see ``ContextPool``).
+/// a time (see `ContextPool`).
 public final class StageContext: @unchecked Sendable {
     // @unchecked: `workerResources` is mutable, but a context is only ever used
     // by the single task that checked it out of the pool; the pool's mutex

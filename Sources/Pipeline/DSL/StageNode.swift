@@ -1,4 +1,4 @@
-/// A top-level stage as the plan sees it (plumbing for ``Stage/_collect(into:)``).
+/// A top-level stage as the plan sees it (plumbing for `Stage/_collect(into:)`).
 public struct StageNode: Sendable {
     /// Runs the stage on an entry, converting its phase-typed input and
     /// output from and to the untyped ``EntryState``.

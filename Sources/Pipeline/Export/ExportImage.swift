@@ -16,7 +16,7 @@ public struct ExportImage: Sendable {
     public var faces: [ExportFace]
 
     /// `<archive>/<entry path>`, the name the run gave this entry's outputs
-    /// (``SafeOutputPath``: never leaves a folder, unique in the run); the
+    /// (`SafeOutputPath`: never leaves a folder, unique in the run); the
     /// export names its files after it.
     public var outputName: String {
         String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))

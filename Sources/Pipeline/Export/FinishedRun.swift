@@ -16,8 +16,10 @@ public struct FinishedRun: Sendable {
     /// Every image the run processed (not the entries that failed), in manifest order.
     public let images: [ExportImage]
 
-    /// - Parameter pointGroups: the point groups to keep of each face (the
-    ///   keypoint set's; the rest of the JSON's points is not held in memory).
+    /// - Parameters:
+    ///   - directory: the run's output folder.
+    ///   - pointGroups: the point groups to keep of each face (the
+    ///     keypoint set's; the rest of the JSON's points is not held in memory).
     public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
         self.directory = directory
         let folder = RunFolder(directory)

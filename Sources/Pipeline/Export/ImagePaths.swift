@@ -3,12 +3,12 @@
 ///
 /// - `.written(root:)`: the clean upright PNG the export wrote at
 ///   `DEST/images/<archive>/<entry>.png`, relative to `root`, the folder
-///   the format's loaders start from (``ExportFormat/imagePathRoot``): COCO's
+///   the format's loaders start from (`ExportFormat/imagePathRoot`): COCO's
 ///   `file_name` is `images/sample.tar/photos/a.jpg.png`, relative to
 ///   `annotations.json`; WIDER's and RetinaFace's paths are
 ///   `sample.tar/photos/a.jpg.png`, relative to `DEST/images/`.
 /// - `.originals`: the files the run read, each relative to DEST
-///   (``OriginalFiles``), by the image's per-image JSON name.
+///   (`OriginalFiles`), by the image's per-image JSON name.
 public enum ImagePaths: Sendable {
     case written(root: String)
     case originals([String: String])

@@ -5,7 +5,7 @@ import FaceAnalysis
 extension FaceAnalyzer: FaceEngine {}
 
 extension FaceEngineFactory {
-    /// The engine the `facepipe` command uses: FaceAnalysis's ``FaceAnalyzer``
+    /// The engine the `facepipe` command uses: FaceAnalysis's `FaceAnalyzer`
     /// on facepipe's inference engine, over the plan's models.
     public static let builtIn = FaceEngineFactory { shared in
         FaceAnalyzer(models: shared.models)

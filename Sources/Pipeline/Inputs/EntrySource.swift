@@ -56,7 +56,9 @@ public struct InMemoryEntrySource: EntrySource {
     private var cursor = 0
     private let failure: (any Error & Sendable)?
 
-    /// - Parameter failingWith: thrown after the last item, to simulate a truncated archive.
+    /// - Parameters:
+    ///   - items: what the source yields, in order.
+    ///   - failure: thrown after the last item, to simulate a truncated archive.
     public init(items: [SourceItem], failingWith failure: (any Error & Sendable)? = nil) {
         self.items = items
         self.failure = failure

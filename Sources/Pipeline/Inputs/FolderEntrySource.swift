@@ -180,7 +180,7 @@ struct FolderUnreadable: Error, CustomStringConvertible {
 }
 
 extension RunInput {
-    /// A folder, read recursively (``FolderEntrySource``); the run names it `name`.
+    /// A folder, read recursively (`FolderEntrySource`); the run names it `name`.
     public static func folder(path: String, name: String, maxBytes: Int = 512 << 20) -> RunInput {
         RunInput(name: name, path: path, byteSize: nil) { FolderEntrySource(root: path, maxBytes: maxBytes) }
     }

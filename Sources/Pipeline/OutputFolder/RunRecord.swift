@@ -7,8 +7,8 @@ import Foundation
 ///
 /// One type, read and written by the same code: a run writes it
 /// (``PipelineRunner``), `facepipe merge` reads every shard's and writes one
-/// for the whole run (``merging(_:rows:inputPaths:)``), and the next run into
-/// the folder (``OutputFolderRule``), the report and the export read it back
+/// for the whole run (`merging(_:rows:inputPaths:)`), and the next run into
+/// the folder (`OutputFolderRule`), the report and the export read it back
 /// with ``init(decoding:)``, which refuses a record that facepipe would not
 /// have written, naming the field.
 public struct RunRecord: Codable, Sendable {

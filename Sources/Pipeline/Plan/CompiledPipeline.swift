@@ -34,7 +34,7 @@ public struct CompiledPipeline: Sendable {
         public let caching: StageCaching
         /// SHA-256 (hex) of the results version, the upstream fingerprint,
         /// this stage's canonical definition and every stored value of the
-        /// stage (``StageReflection``).
+        /// stage (`StageReflection`).
         public let fingerprint: String
         /// Whether this run must recompute the stage even if cached (set by ``RecomputePolicy``).
         public internal(set) var recompute: Bool = false

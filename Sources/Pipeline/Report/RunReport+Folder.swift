@@ -40,7 +40,7 @@ extension RunReport {
     }
 
     /// Builds the report of the output folder `directory` (``read(directory:)``)
-    /// and writes `report.html` there through ``AtomicFile`` (a temporary
+    /// and writes `report.html` there through `AtomicFile` (a temporary
     /// file renamed over the name, links not followed). Returns the report.
     @discardableResult
     public static func write(directory: URL) throws(ReportError) -> RunReport {

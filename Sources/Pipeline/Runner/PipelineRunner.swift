@@ -5,9 +5,9 @@ import ImageCore
 /// Executes a compiled pipeline over the entries of one or more inputs.
 ///
 /// A producer (this task) reads entries sequentially; a task group processes
-/// them with at most `workers` in flight. ``RunSchedule`` decides when the
+/// them with at most `workers` in flight. `RunSchedule` decides when the
 /// producer may start another entry and releases finished outcomes in input
-/// order to an ``EntryWriter``, so outputs do not depend on scheduling.
+/// order to an `EntryWriter`, so outputs do not depend on scheduling.
 /// Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting.
 public enum PipelineRunner {

@@ -20,14 +20,14 @@ public struct RunConfiguration: Sendable {
     /// Write images and JSON into `DIR/outputs.tar` instead of folders.
     public var outputTar: Bool
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
-    /// place of `DIR/images` (``RedactedTars``).
+    /// place of `DIR/images` (`RedactedTars`).
     public var redactedShards: Bool
     /// With ``redactedShards``: also copy compressed or archived members
     /// (which facepipe does not look inside) into the shards byte for byte;
-    /// without it they are left out. Pictures are never copied (``RedactedTarMember``).
+    /// without it they are left out. Pictures are never copied (`RedactedTarMember`).
     public var copyUnknown: Bool
     /// Remove another run's results from the output folder before writing
-    /// (``OutputFolderRule``); without it such a folder is refused.
+    /// (`OutputFolderRule`); without it such a folder is refused.
     public var overwrite: Bool
 
     /// Workers when none are asked for: this machine's core count.
@@ -67,7 +67,7 @@ public struct RunConfiguration: Sendable {
 
     /// The checks of the run flags, in one place: `facepipe run` calls it
     /// from its own validation (before any model is loaded) and
-    /// ``PipelineRunner`` through ``validate()``, so both say the same.
+    /// ``PipelineRunner`` through `validate()`, so both say the same.
     public static func validateFlags(workers: Int, resume: Bool, overwrite: Bool, outputTar: Bool,
                                      redactedShards: Bool, copyUnknown: Bool) throws(PipelineError) {
         guard (1...256).contains(workers) else {

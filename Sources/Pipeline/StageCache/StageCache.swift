@@ -3,12 +3,12 @@ import Synchronization
 
 /// Cached stage results under `DIR/.cache/stages/`, one file per result,
 /// keyed by SHA-256(entry content hash, stage fingerprint): a
-/// ``CachedStageResult`` sealed by ``SealedRecord`` (``CompactEncoder``'s
+/// `CachedStageResult` sealed by `SealedRecord` (`CompactEncoder`'s
 /// binary form: JSON cost 2.5 % of a `faces` run, formatting every landmark
 /// coordinate). Every file is read and written relative to the output
 /// folder's handle without following links. A file that fails its
 /// checksum, stands for other inputs or holds values the entry's own
-/// decoding contradicts is recomputed and counted (``damaged``). Safe to
+/// decoding contradicts is recomputed and counted (`damaged`). Safe to
 /// use from several workers at once: every write goes to a unique temporary
 /// file and is renamed into place, so readers see a whole file or none.
 public final class StageCache: Sendable {

@@ -26,7 +26,7 @@ public struct Annotate: Stage {
 
     public var layers: Layers
     /// Line thickness in pixels of boxes, contours and irises; nil scales
-    /// each face's lines with the face (``AnnotationScale``).
+    /// each face's lines with the face (`AnnotationScale`).
     public var thickness: Int?
 
     public init(_ layers: Layers = .standard, thickness: Int? = nil) {

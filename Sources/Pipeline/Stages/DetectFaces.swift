@@ -24,7 +24,7 @@ public struct DetectFaces: Stage {
     ///   - canvasArithmetic: `.int8FirstLayer` runs the detector's first
     ///     layer on `.accurate` mode's pyramid canvases in int8, `.int8`
     ///     its block projections too (faster, slightly different scores;
-    ///     see ``DetectorArithmetic``).
+    ///     see `DetectorArithmetic`).
     ///   - unconfirmed: in `.accurate` mode, whether a face only one
     ///     detector found must clear that detector's own bar (`.scored`) or
     ///     is kept from `minScore` (`.all`, recall first).

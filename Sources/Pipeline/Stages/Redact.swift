@@ -2,7 +2,7 @@ import ImageCore
 
 /// Makes every detected face unrecognisable in the upright image: each box
 /// grown by `margin` on every side, replaced by a blur, pixel cells or black,
-/// with a feathered edge (``RGBImage/redact(_:feather:style:strength:)``).
+/// with a feathered edge (`RGBImage/redact(_:feather:style:strength:)`).
 /// Faces a filter rejected are redacted too: redaction favours recall. The
 /// region (where the replacement weighs at least ½) goes into the face's
 /// record, so the manifest and the JSON list every redacted region.
