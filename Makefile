@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -107,12 +107,18 @@ test: check-pins setup sample export-venv
 	$(SWIFT) build $(SWIFT_FLAGS) --build-tests
 	@echo "make test: running the tests..."
 	FACEPIPE_REQUIRE_MODELS=1 FACEPIPE_REQUIRE_BROWSER=1 FACEPIPE_REQUIRE_EXPORT_READERS=1 $(SWIFT) test $(SWIFT_FLAGS) --skip-build --disable-xctest
+	@echo "make test: building the DocC reference (make docs; a broken symbol link fails)..."
+	@scripts/build-docs.sh > /dev/null
 	@echo "make test: checking the installed binary without the toolchain (make check-install)..."
 	@scripts/check-install.sh $(SAMPLE)
 	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: 4-6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
 	@$(MAKE) -s fuzz-build
 	@echo "make test: running each fuzz target for $(FUZZ_SMOKE_SECONDS) s..."
 	@$(MAKE) -s fuzz-seeds fuzz-run FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+## docs: the DocC reference of the Pipeline library (docs-out/Pipeline.doccarchive)
+docs: build
+	@scripts/build-docs.sh
 
 demo: build sample
 	@"$$($(MAKE) -s bin-path)" run faces $(SAMPLE) --out $(DEMO_OUT) --overwrite; status=$$?; \
