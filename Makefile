@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install test demo bench bench-codecs bench-models bench-pipeline bench-redaction docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -98,6 +98,11 @@ check-pins:
 check-install: build sample
 	@scripts/check-install.sh $(SAMPLE)
 
+## check-example: examples/custom-pipeline copied out of the checkout, built against it, run on sample.tar
+## and its manifest read back (scripts/check-example.sh; `make test` runs it)
+check-example: build sample
+	@scripts/check-example.sh $(SAMPLE)
+
 # One release build for `make build`/`demo` and the tests: `swift build --build-tests` compiles
 # every module with the same flags as `swift build --product facepipe` (plain `swift test` would
 # add -enable-testing and recompile them all), then `swift test --skip-build` runs what it built.
@@ -111,6 +116,8 @@ test: check-pins setup sample export-venv
 	@scripts/build-docs.sh > /dev/null
 	@echo "make test: checking the installed binary without the toolchain (make check-install)..."
 	@scripts/check-install.sh $(SAMPLE)
+	@echo "make test: building examples/custom-pipeline from a copy outside the checkout and running it (make check-example)..."
+	@scripts/check-example.sh $(SAMPLE)
 	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: 4-6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
 	@$(MAKE) -s fuzz-build
 	@echo "make test: running each fuzz target for $(FUZZ_SMOKE_SECONDS) s..."

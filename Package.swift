@@ -53,7 +53,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "facepipe", targets: ["facepipe"]),
+        // What a user's package depends on (examples/custom-pipeline, CHANGELOG.md):
+        // the DSL, compile() and the runner (Pipeline), facepipe's own pipelines
+        // (Pipelines) and the whole command line with theirs added (FacepipeCLI).
         .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Pipelines", targets: ["Pipelines"]),
+        .library(name: "FacepipeCLI", targets: ["FacepipeCLI"]),
     ],
     // Every direct dependency is pinned to an exact released version (no
     // Package.resolved in git: its commit ids depend on where packages are
@@ -104,6 +109,14 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
+        // MARK: Command line
+        // Every verb, as a library: `facepipe` is `FacepipeCommand.main()`, a
+        // user's tool `FacepipeCommand.main(adding: [its pipelines])`.
+        .target(name: "FacepipeCLI", dependencies: [
+            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : []),
         // Linked with the Swift standard library and Foundation inside (static), so the
         // installed binary runs on a Debian 12 without the toolchain. Only the link
         // step takes the flags: `swift build --static-swift-stdlib` would compile every
@@ -112,11 +125,7 @@ let package = Package(
         // Foundation ask the linker only for libFoundation; the static one is split in
         // the archives named here (what swift_static's Foundation modules link).
         // `make check-install` (scripts/check-install.sh) checks the result.
-        .executableTarget(name: "facepipe", dependencies: [
-            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : [],
+        .executableTarget(name: "facepipe", dependencies: ["FacepipeCLI"],
         linkerSettings: [.unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
                                        "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch",
                                        "-ldispatch", "-lBlocksRuntime"], .when(platforms: [.linux]))]),
@@ -129,6 +138,7 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
+        .testTarget(name: "FacepipeCLITests", dependencies: ["FacepipeCLI", "Pipeline", "Pipelines", "ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),
     ]

@@ -15,7 +15,7 @@ import _TestSupport
             stages[definition.name, default: []].formUnion(definition.options.map(\.name))
             definition.children.forEach(visit)
         }
-        for pipeline in PipelineRegistry.all { pipeline.stages.forEach(visit) }
+        for pipeline in PipelineRegistry.builtIn.all { pipeline.stages.forEach(visit) }
         return stages
     }
 

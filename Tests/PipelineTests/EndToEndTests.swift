@@ -120,17 +120,17 @@ import Testing
     @Test(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
     func namedPipelinesCompileAgainstTheVerifiedModels() throws {
         let models = Fixtures.model("")
-        for pipeline in PipelineRegistry.all {
+        for pipeline in PipelineRegistry.builtIn.all {
             let plan = try pipeline.compile(modelsDirectory: models)
             // Exactly the models the stages name are loaded.
             let named = Set(pipeline.stages.flatMap(\.allModels))
             #expect(Set(plan.faceModels.models) == named, "\(pipeline.name)")
             #expect(!named.isEmpty || pipeline.name == "upright-png", "\(pipeline.name) uses models")
         }
-        #expect(throws: PipelineError.unknownPipeline(name: "nope", available: PipelineRegistry.names)) {
-            _ = try PipelineRegistry.named("nope")
+        #expect(throws: PipelineError.unknownPipeline(name: "nope", available: PipelineRegistry.builtIn.names)) {
+            _ = try PipelineRegistry.builtIn.named("nope")
         }
-        #expect(PipelineRegistry.names == ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame", "upright-png",
+        #expect(PipelineRegistry.builtIn.names == ["faces", "training-annotations", "passport", "fast-boxes", "whole-frame", "upright-png",
                                            "anonymize", "face-crops", "detect"])
     }
 }

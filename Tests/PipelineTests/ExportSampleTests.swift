@@ -20,7 +20,7 @@ private enum SampleRuns {
 
     private static func run(_ pipeline: String) async throws -> URL {
         let out = try temporaryFolder()
-        let plan = try PipelineRegistry.named(pipeline).compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named(pipeline).compile(modelsDirectory: Fixtures.model(""))
         _ = try await PipelineRunner.run(plan, inputs: [.archive(path: archive.path)],
                                          configuration: RunConfiguration(outputDirectory: out, workers: 2), toolVersion: "test")
         try FileManager.default.removeItem(at: out.appendingPathComponent("images"))
@@ -264,7 +264,7 @@ struct ExportSampleTests {
         let writer = try TarWriter(path: archive.path)
         try writer.add(path: "./people/astronaut.png", data: photo)
         try writer.finish()
-        let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named("faces").compile(modelsDirectory: Fixtures.model(""))
         var runs: [URL] = []
         for input in [RunInput.folder(path: folder.path, name: "photos"), .archive(path: archive.path)] {
             let out = root.appendingPathComponent("run-\(runs.count)")
@@ -337,7 +337,7 @@ struct ExportSampleTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(try #require(bytes)).write(to: folder.appendingPathComponent("turned.jpg"))
         let run = root.appendingPathComponent("run")
-        let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named("faces").compile(modelsDirectory: Fixtures.model(""))
         _ = try await PipelineRunner.run(plan, inputs: [.folder(path: folder.path, name: "photos")],
                                          configuration: RunConfiguration(outputDirectory: run, workers: 2), toolVersion: "test")
         let refused = root.appendingPathComponent("refused")

@@ -87,7 +87,7 @@ final class RedSquareFaceEngine: FaceEngine {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let made = CallCounter()
-        let plan = try PipelineRegistry.named(name).compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named(name).compile(modelsDirectory: Fixtures.model(""))
         var outputs: [[String: Data]] = []
         for workers in [1, 3] {
             let out = folder.appendingPathComponent("out\(workers)")

@@ -35,7 +35,7 @@ struct GoldenOutputTests {
     func outputsMatchTheRecording(_ name: String) async throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let plan = try PipelineRegistry.named(name).compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named(name).compile(modelsDirectory: Fixtures.model(""))
         let summary = try await PipelineRunner.run(plan, inputs: [.archive(path: Self.sample.path)],
                                                    configuration: RunConfiguration(outputDirectory: out, workers: 2),
                                                    toolVersion: "test")
@@ -79,7 +79,7 @@ struct GoldenOutputTests {
     func manifestsReadBack(_ name: String) async throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let plan = try PipelineRegistry.named(name).compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named(name).compile(modelsDirectory: Fixtures.model(""))
         _ = try await PipelineRunner.run(plan, inputs: [.archive(path: Self.sample.path)],
                                          configuration: RunConfiguration(outputDirectory: out, workers: 2),
                                          toolVersion: "test")

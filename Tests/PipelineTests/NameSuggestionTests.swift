@@ -17,9 +17,9 @@ struct NameSuggestionTests {
     static let stages = ["decode", "orient", "detect-faces", "filter-confidence", "landmarks", "annotate", "write-outputs"]
 
     static let cases: [Case] = [
-        Case(typed: "facs", known: PipelineRegistry.names, expected: ["faces"]),
-        Case(typed: "Faces", known: PipelineRegistry.names, expected: ["faces"]),
-        Case(typed: "training", known: PipelineRegistry.names, expected: ["training-annotations"]),
+        Case(typed: "facs", known: PipelineRegistry.builtIn.names, expected: ["faces"]),
+        Case(typed: "Faces", known: PipelineRegistry.builtIn.names, expected: ["faces"]),
+        Case(typed: "training", known: PipelineRegistry.builtIn.names, expected: ["training-annotations"]),
         Case(typed: "detec-faces", known: stages, expected: ["detect-faces"]),
         Case(typed: "detect", known: stages, expected: ["detect-faces"]),
         Case(typed: "filter-conf", known: stages, expected: ["filter-confidence"]),
@@ -28,7 +28,7 @@ struct NameSuggestionTests {
         Case(typed: "mod", known: ["mode", "min-face-size", "min-score"], expected: ["mode"]),
         // Nothing close: no suggestion rather than a wild one.
         Case(typed: "x", known: ["mode", "min-score"], expected: []),
-        Case(typed: "zebra", known: PipelineRegistry.names, expected: []),
+        Case(typed: "zebra", known: PipelineRegistry.builtIn.names, expected: []),
         Case(typed: "at", known: ["mode", "min-score"], expected: []),
     ]
 

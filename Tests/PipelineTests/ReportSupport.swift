@@ -17,7 +17,7 @@ enum ReportSample {
 
     @discardableResult
     static func run(into out: URL, workers: Int) async throws -> RunSummary {
-        let plan = try PipelineRegistry.named("faces").compile(modelsDirectory: Fixtures.model(""))
+        let plan = try PipelineRegistry.builtIn.named("faces").compile(modelsDirectory: Fixtures.model(""))
         return try await PipelineRunner.run(plan, inputs: archives.map { .archive(path: $0.path) },
                                             configuration: RunConfiguration(outputDirectory: out, workers: workers),
                                             toolVersion: "test")

@@ -61,9 +61,9 @@ struct Forgetful: Stage {
     /// `describe` shows every option of the named pipelines' stages: each
     /// stored property appears among its definition's options (by name, or
     /// for detection and tracking settings under their own names).
-    @Test(arguments: PipelineRegistry.all.map(\.name))
+    @Test(arguments: PipelineRegistry.builtIn.all.map(\.name))
     func describeListsEveryStoredOption(_ name: String) throws {
-        let pipeline = try PipelineRegistry.named(name)
+        let pipeline = try PipelineRegistry.builtIn.named(name)
         let stages = Self.leafStages(pipeline)
         #expect(stages.count >= pipeline.stages.count)
         for stage in stages {

@@ -30,9 +30,9 @@ import Testing
     static let otherValues = ["false", "true", "sparse", "fast", "33px", "0.25", "0.5", "3", "7", "224", "auto", "boxes", "none", "png",
                               "pixelate", "other", "int8", "int8-first-layer", "float32", "all", "scored"]
 
-    @Test(arguments: PipelineRegistry.names)
+    @Test(arguments: PipelineRegistry.builtIn.names)
     func everyOptionDescribePrintsRoundTrips(_ name: String) throws {
-        let pipeline = try PipelineRegistry.named(name)
+        let pipeline = try PipelineRegistry.builtIn.named(name)
         let fingerprints = pipeline.fingerprints
         let definitions = Self.definitions(pipeline)
         for definition in definitions where definitions.filter({ $0.name == definition.name }).count == 1 {

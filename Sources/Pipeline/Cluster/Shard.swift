@@ -3,16 +3,16 @@ import Foundation
 /// One task's part of a sharded run: shard `index` of `count` (0-based).
 /// `--shard I/N` names it; `--shard auto` reads it from the scheduler that
 /// started the task (``fromScheduler(environment:count:)``).
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public let index: Int
-    public let count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package let index: Int
+    package let count: Int
 
     /// The most tasks a run can be split over (more than Kubernetes
     /// Indexed Jobs or AWS Batch array jobs run): a larger count is refused
     /// before anything is allocated for it.
-    public static let maximumCount = 100_000
+    package static let maximumCount = 100_000
 
-    public init(index: Int, count: Int) throws(ShardError) {
+    package init(index: Int, count: Int) throws(ShardError) {
         guard count >= 1, (0..<count).contains(index) else {
             throw .invalid("shard \(index) of \(count): need 0 ≤ index < count")
         }
@@ -23,7 +23,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `I/N`, as `--shard` takes it.
-    public init(parsing text: String) throws(ShardError) {
+    package init(parsing text: String) throws(ShardError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
             throw .invalid("--shard must be I/N (0 ≤ I < N) or auto, got \(text)")
@@ -32,9 +32,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The folder under `OUT/shards/` this shard writes: `3-of-8`.
-    public var folderName: String { "\(index)-of-\(count)" }
+    package var folderName: String { "\(index)-of-\(count)" }
 
-    public var description: String { "shard \(index) of \(count)" }
+    package var description: String { "shard \(index) of \(count)" }
 
     /// The shard a cluster scheduler gave this task, from its environment:
     ///
@@ -46,7 +46,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///
     /// `count` (`--shard-count`), when given, must agree with what the
     /// scheduler says. Throws naming the variables when none is set.
-    public static func fromScheduler(environment: [String: String], count: Int? = nil) throws(ShardError) -> Shard {
+    package static func fromScheduler(environment: [String: String], count: Int? = nil) throws(ShardError) -> Shard {
         func integer(_ name: String) throws(ShardError) -> Int? {
             guard let text = environment[name] else { return nil }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
@@ -90,7 +90,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A shard that cannot be used or merged, with the reason.
-public enum ShardError: Error, CustomStringConvertible, Equatable {
+package enum ShardError: Error, CustomStringConvertible, Equatable {
     case invalid(String)
     case incomplete(missing: [Int], count: Int, rerun: [String])
     case mismatch(String)
@@ -100,7 +100,7 @@ public enum ShardError: Error, CustomStringConvertible, Equatable {
     /// A shard's record (`_SUCCESS`) whose `field` cannot be right.
     case badRecord(path: String, field: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let reason): return reason
         case let .incomplete(missing, count, rerun):

@@ -10,15 +10,15 @@ import Foundation
 /// shard `⌊N·(2C + s) / 2S⌋` (its midpoint's share; equal counts when every
 /// size is 0). Contiguous blocks are what make the merge a concatenation: the
 /// merged outputs equal one run over the sorted list.
-public struct ShardAssignment: Sendable, Equatable {
+package struct ShardAssignment: Sendable, Equatable {
     /// Paths as given, sorted.
-    public let paths: [String]
+    package let paths: [String]
     /// Sizes in bytes, in `paths` order (a folder: the bytes of its files).
-    public let sizes: [Int64]
+    package let sizes: [Int64]
     /// `blocks[i]`: indices into `paths` of shard `i`.
-    public let blocks: [Range<Int>]
+    package let blocks: [Range<Int>]
 
-    public init(paths unsorted: [String], sizes unsortedSizes: [Int64], count: Int) {
+    package init(paths unsorted: [String], sizes unsortedSizes: [Int64], count: Int) {
         precondition(unsorted.count == unsortedSizes.count && count >= 1)
         let order = unsorted.indices.sorted { a, b in
             let x = Array(unsorted[a].utf8), y = Array(unsorted[b].utf8)
@@ -45,11 +45,11 @@ public struct ShardAssignment: Sendable, Equatable {
     }
 
     /// The paths shard `index` processes, in sorted order.
-    public func paths(of index: Int) -> [String] { Array(paths[blocks[index]]) }
+    package func paths(of index: Int) -> [String] { Array(paths[blocks[index]]) }
 
     /// Bytes of an input as the assignment weighs it: a file's size, a
     /// folder's files (recursively, links not followed); nil for a stream.
-    public static func size(ofInput path: String) -> Int64? {
+    package static func size(ofInput path: String) -> Int64? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {

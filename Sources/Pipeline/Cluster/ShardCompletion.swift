@@ -7,25 +7,25 @@ import Foundation
 /// it wrote and that every output file it merges is the one the shard wrote.
 /// Read back (from a folder that may come from anyone, through
 /// `ShardedRunFolder`) by `init(decoding:path:shard:)`, which checks it.
-public struct ShardCompletion: Codable, Sendable, Equatable {
-    public static let fileName = "_SUCCESS"
+package struct ShardCompletion: Codable, Sendable, Equatable {
+    package static let fileName = "_SUCCESS"
 
-    public var shard: Int
-    public var shardCount: Int
-    public var pipeline: String
-    public var pipelineFingerprint: String
-    public var resultsVersion: String
+    package var shard: Int
+    package var shardCount: Int
+    package var pipeline: String
+    package var pipelineFingerprint: String
+    package var resultsVersion: String
     /// `file sha256` of every model the plan loaded.
-    public var models: [String]
+    package var models: [String]
     /// The whole sorted input list and the sizes it was assigned by.
-    public var inputs: [String]
-    public var inputSizes: [Int64]
+    package var inputs: [String]
+    package var inputSizes: [Int64]
     /// This shard's block of `inputs`.
-    public var assigned: [Int]
-    public var manifestBytes: Int
-    public var manifestSHA256: String
+    package var assigned: [Int]
+    package var manifestBytes: Int
+    package var manifestSHA256: String
     /// The command that ran the shard (to print how to rerun a missing one).
-    public var commandLine: [String]
+    package var commandLine: [String]
     /// Every file the shard wrote below `images/`, `faces/` and `crops/`
     /// (paths relative to the shard's folder), with its size and SHA-256;
     /// nil in a record written before facepipe kept them (merge refuses it).

@@ -14,15 +14,15 @@ import Foundation
 /// files a shard's manifest names (and the other crops of the faces it
 /// names) are merged, each the size and SHA-256 `_SUCCESS` records; and
 /// everything is read and checked before anything is written.
-public enum ShardMerge {
-    public struct Summary: Sendable {
-        public var shards: Int
-        public var rows: Int
-        public var files: Int
-        public var pipeline: String
+package enum ShardMerge {
+    package struct Summary: Sendable {
+        package var shards: Int
+        package var rows: Int
+        package var files: Int
+        package var pipeline: String
     }
 
-    public static func merge(into out: URL) throws(ShardError) -> Summary {
+    package static func merge(into out: URL) throws(ShardError) -> Summary {
         let folder = try ShardedRunFolder(out)
         let root = folder.path
         let shardsPath = root + "/shards"

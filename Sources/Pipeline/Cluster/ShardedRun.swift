@@ -5,9 +5,9 @@ import Foundation
 /// the task runs again (a requeued Slurm task, a replaced Kubernetes pod),
 /// and `_SUCCESS` (``ShardCompletion``) written last. `facepipe merge OUT`
 /// then makes OUT what one run over the sorted inputs writes.
-public enum ShardedRun {
+package enum ShardedRun {
     /// What happened to the shard.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The shard ran (or resumed) to its end; `_SUCCESS` is written.
         case finished(RunSummary, inputs: [String])
         /// `_SUCCESS` was already there for this pipeline and input list: nothing to do.
@@ -17,12 +17,12 @@ public enum ShardedRun {
     }
 
     /// The shard's folder under `out`.
-    public static func folder(_ shard: Shard, in out: URL) -> URL {
+    package static func folder(_ shard: Shard, in out: URL) -> URL {
         out.appendingPathComponent("shards").appendingPathComponent(shard.folderName)
     }
 
     /// The assignment every task of a run over `arguments` computes.
-    public static func assignment(_ arguments: [String], count: Int) throws(ShardError) -> ShardAssignment {
+    package static func assignment(_ arguments: [String], count: Int) throws(ShardError) -> ShardAssignment {
         var sizes: [Int64] = []
         for argument in arguments {
             guard argument != "-", let size = ShardAssignment.size(ofInput: argument) else {
@@ -37,7 +37,7 @@ public enum ShardedRun {
     /// `configuration.outputDirectory` is replaced by the shard's folder;
     /// `resume` is implied (a rerun continues the shard, never duplicates rows)
     /// unless the configuration writes an output tar or overwrites.
-    public static func run(_ plan: CompiledPipeline, arguments: [String], shard: Shard, out: URL,
+    package static func run(_ plan: CompiledPipeline, arguments: [String], shard: Shard, out: URL,
                            configuration: RunConfiguration, toolVersion: String,
                            hooks: RunHooks = RunHooks()) async throws -> Outcome {
         guard !configuration.redactedShards else {

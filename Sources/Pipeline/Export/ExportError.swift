@@ -1,6 +1,6 @@
 /// Why an export cannot be written. Each message names the file or the
 /// missing points, so the command can print it as is (exit 2).
-public enum ExportError: Error, Equatable, CustomStringConvertible {
+package enum ExportError: Error, Equatable, CustomStringConvertible {
     /// RUN_DIR's manifest.csv, run.json or a per-image JSON is missing or
     /// unreadable: its path (RUN_DIR as given, then the file) and why.
     case unreadableRun(file: String, reason: String)
@@ -17,7 +17,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// `--reference-originals` cannot point at this image (`<archive>/<entry>`): why.
     case originalNotReferenceable(image: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadableRun(let file, let reason):
             "cannot read the run's \(file): \(reason)"

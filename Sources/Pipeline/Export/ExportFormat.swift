@@ -1,5 +1,5 @@
 /// The formats `facepipe export` writes.
-public enum ExportFormat: String, Sendable, CaseIterable {
+package enum ExportFormat: String, Sendable, CaseIterable {
     /// COCO detection + keypoints JSON (`annotations.json`).
     case coco
     /// Ultralytics YOLO pose: `labels/…/*.txt` beside `images/…`, and `dataset.yaml`.
@@ -15,7 +15,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 
     /// Whether the format cannot point at the original files
     /// (Ultralytics finds labels beside `images/`; a WebDataset sample is its image).
-    public var needsImages: Bool { self == .yolo || self == .webdataset }
+    package var needsImages: Bool { self == .yolo || self == .webdataset }
 
     /// Where the file's image paths start, inside DEST: DEST itself for COCO
     /// (`file_name` is `images/<name>.png`); `images/` for WIDER FACE and
@@ -25,24 +25,24 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     var imagePathRoot: String { self == .wider || self == .retinaface ? "images/" : "" }
 
     /// Whether the format has keypoints (WIDER FACE's has boxes only).
-    public var writesKeypoints: Bool { self != .wider }
+    package var writesKeypoints: Bool { self != .wider }
 }
 
 /// How `facepipe export` writes a format.
-public struct ExportOptions: Sendable {
-    public var format: ExportFormat
+package struct ExportOptions: Sendable {
+    package var format: ExportFormat
     /// The keypoints of `coco` and `webdataset` (`yolo` and `retinaface` use `.five`, `pts` `.ibug68`).
-    public var keypoints: KeypointSet
+    package var keypoints: KeypointSet
     /// Point at the files the run read instead of writing the clean upright
     /// images into `DEST/images/` (the default). Refused for `yolo` and
     /// `webdataset`, and for any image that is an archive's entry, was read
     /// from a stream, or is turned by its EXIF orientation (its file's
     /// pixels are not the ones the annotations describe).
-    public var referenceOriginals: Bool
+    package var referenceOriginals: Bool
     /// Samples per WebDataset shard.
-    public var shardSize: Int
+    package var shardSize: Int
 
-    public init(format: ExportFormat, keypoints: KeypointSet = .five, referenceOriginals: Bool = false, shardSize: Int = 1000) {
+    package init(format: ExportFormat, keypoints: KeypointSet = .five, referenceOriginals: Bool = false, shardSize: Int = 1000) {
         self.format = format
         self.keypoints = keypoints
         self.referenceOriginals = referenceOriginals

@@ -1,24 +1,24 @@
 /// One image of a finished run with its kept faces, in upright pixels
 /// (origin top-left), as the exporters write them.
-public struct ExportImage: Sendable {
-    public var archive: String
-    public var entry: String
+package struct ExportImage: Sendable {
+    package var archive: String
+    package var entry: String
     /// The entry's position in its input (the manifest's `index`).
-    public var index: Int
+    package var index: Int
     /// Upright size in pixels.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// The EXIF orientation the run read (1: the file's pixels are upright); nil when the JSON has none.
-    public var exifOrientation: Int?
+    package var exifOrientation: Int?
     /// The per-image JSON's path relative to the run folder (`faces/<archive>/<entry>.json`).
-    public var facesJSON: String
+    package var facesJSON: String
     /// The kept faces, in detection order.
-    public var faces: [ExportFace]
+    package var faces: [ExportFace]
 
     /// `<archive>/<entry path>`, the name the run gave this entry's outputs
     /// (`SafeOutputPath`: never leaves a folder, unique in the run); the
     /// export names its files after it.
-    public var outputName: String {
+    package var outputName: String {
         String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))
     }
 
@@ -35,13 +35,13 @@ public struct ExportImage: Sendable {
 }
 
 /// A kept face: its box clipped to the image and its point groups.
-public struct ExportFace: Sendable {
-    public var face: Int
-    public var confidence: Double
+package struct ExportFace: Sendable {
+    package var face: Int
+    package var confidence: Double
     /// `x y w h` in pixels, inside the image.
-    public var box: (x: Double, y: Double, width: Double, height: Double)
+    package var box: (x: Double, y: Double, width: Double, height: Double)
     /// The point groups the export asked for, by name (`mesh`, `left_iris`, `mlkit_landmarks`, `ibug68`, …), pixels.
-    public var groups: [String: [(x: Double, y: Double)]]
+    package var groups: [String: [(x: Double, y: Double)]]
 
     /// Nil when the box lies outside the image.
     init?(_ face: FinishedRun.ImageJSON.Face, width: Int, height: Int, pointGroups: Set<String>) {

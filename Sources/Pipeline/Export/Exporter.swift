@@ -4,15 +4,15 @@ import Foundation
 /// writes its kept faces in a training format. The same run gives the same
 /// bytes, whatever `--workers` it ran with: every file follows manifest order
 /// and fixed number formats.
-public enum Exporter {
+package enum Exporter {
     /// What an export wrote.
-    public struct Summary: Sendable {
-        public var images: Int
-        public var faces: Int
-        public var files: Int
+    package struct Summary: Sendable {
+        package var images: Int
+        package var faces: Int
+        package var files: Int
     }
 
-    public static func export(run directory: URL, to destination: URL, options: ExportOptions) throws(ExportError) -> Summary {
+    package static func export(run directory: URL, to destination: URL, options: ExportOptions) throws(ExportError) -> Summary {
         if options.referenceOriginals, options.format.needsImages { throw .originalsNeedImages(format: options.format.rawValue) }
         let set = options.effectiveKeypoints
         let run = try FinishedRun(directory: directory, pointGroups: options.format.writesKeypoints ? set.pointGroups : [])

@@ -5,22 +5,22 @@ import Foundation
 /// the per-image JSON (the kept faces with every point). Nothing is
 /// detected again. Every file is read through ``RunFolder``: a name the
 /// manifest gives cannot lead outside the folder or through a link.
-public struct FinishedRun: Sendable {
+package struct FinishedRun: Sendable {
     /// An input as run.json records it: the manifest's name, the path as
     /// given to `facepipe run`, the SHA-256 of its bytes and their count.
-    public typealias Input = RunRecord.InputInfo
+    package typealias Input = RunRecord.InputInfo
 
-    public let directory: URL
-    public let pipeline: String
-    public let inputs: [Input]
+    package let directory: URL
+    package let pipeline: String
+    package let inputs: [Input]
     /// Every image the run processed (not the entries that failed), in manifest order.
-    public let images: [ExportImage]
+    package let images: [ExportImage]
 
     /// - Parameters:
     ///   - directory: the run's output folder.
     ///   - pointGroups: the point groups to keep of each face (the
     ///     keypoint set's; the rest of the JSON's points is not held in memory).
-    public init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
+    package init(directory: URL, pointGroups: Set<String> = []) throws(ExportError) {
         self.directory = directory
         let folder = RunFolder(directory)
         let bytes: [UInt8]

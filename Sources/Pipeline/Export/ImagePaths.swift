@@ -9,12 +9,12 @@
 ///   `sample.tar/photos/a.jpg.png`, relative to `DEST/images/`.
 /// - `.originals`: the files the run read, each relative to DEST
 ///   (`OriginalFiles`), by the image's per-image JSON name.
-public enum ImagePaths: Sendable {
+package enum ImagePaths: Sendable {
     case written(root: String)
     case originals([String: String])
 
     /// The path of `image`'s picture.
-    public func path(of image: ExportImage) -> String {
+    package func path(of image: ExportImage) -> String {
         switch self {
         case .written(let root):
             return String(Self.writtenFile(of: image).dropFirst(root.count))

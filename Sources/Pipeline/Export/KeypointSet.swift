@@ -1,7 +1,7 @@
 import FaceAnalysis
 
 /// The keypoints an export writes per face, taken from the run's point groups.
-public enum KeypointSet: String, Sendable, CaseIterable {
+package enum KeypointSet: String, Sendable, CaseIterable {
     /// Eyes, nose tip, mouth corners: the 5 points RetinaFace, SCRFD and
     /// YOLO-face train on, in their order (subject's right eye first, which is
     /// the image's left on a frontal face): right eye and left eye (iris
@@ -15,7 +15,7 @@ public enum KeypointSet: String, Sendable, CaseIterable {
     case ibug68 = "ibug68"
 
     /// The point names, in order (COCO's category `keypoints`).
-    public var names: [String] {
+    package var names: [String] {
         switch self {
         case .five: ["right_eye", "left_eye", "nose_tip", "right_mouth_corner", "left_mouth_corner"]
         case .mlkit: MLKitLandmarks.names
@@ -24,7 +24,7 @@ public enum KeypointSet: String, Sendable, CaseIterable {
     }
 
     /// 1-based index pairs to draw between (COCO's category `skeleton`).
-    public var skeleton: [(Int, Int)] {
+    package var skeleton: [(Int, Int)] {
         switch self {
         case .five: return [(1, 2), (1, 3), (2, 3), (3, 4), (3, 5), (4, 5)]
         case .mlkit:
@@ -43,7 +43,7 @@ public enum KeypointSet: String, Sendable, CaseIterable {
     }
 
     /// The JSON point groups this set is made of.
-    public var pointGroups: Set<String> {
+    package var pointGroups: Set<String> {
         switch self {
         case .five: [PointGroup.Name.mesh.text, PointGroup.Name.leftIris.text, PointGroup.Name.rightIris.text]
         case .mlkit: [PointGroup.Name.mlkitLandmarks.text]

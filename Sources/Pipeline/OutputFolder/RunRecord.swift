@@ -11,71 +11,71 @@ import Foundation
 /// the folder (`OutputFolderRule`), the report and the export read it back
 /// with ``init(decoding:)``, which refuses a record that facepipe would not
 /// have written, naming the field.
-public struct RunRecord: Codable, Sendable {
-    public struct PipelineInfo: Codable, Sendable {
-        public var name: String
-        public var fingerprint: String
-        public var stages: [StageInfo]
+package struct RunRecord: Codable, Sendable {
+    package struct PipelineInfo: Codable, Sendable {
+        package var name: String
+        package var fingerprint: String
+        package var stages: [StageInfo]
     }
-    public struct StageInfo: Codable, Sendable {
-        public var definition: StageDefinition
-        public var description: [String]
-        public var fingerprint: String
-        public var cached: Bool
-        public var recomputed: Bool
+    package struct StageInfo: Codable, Sendable {
+        package var definition: StageDefinition
+        package var description: [String]
+        package var fingerprint: String
+        package var cached: Bool
+        package var recomputed: Bool
     }
-    public struct ModelInfo: Codable, Sendable {
-        public var file: String
-        public var sha256: String
+    package struct ModelInfo: Codable, Sendable {
+        package var file: String
+        package var sha256: String
     }
     /// An input's name in the manifest, its path as given, and its size and
     /// SHA-256 (``InputDigest``, taken by its source in the pass that read
     /// it), or why there are none.
-    public struct InputInfo: Codable, Sendable {
-        public var name: String
-        public var path: String?
-        public var sha256: String?
+    package struct InputInfo: Codable, Sendable {
+        package var name: String
+        package var path: String?
+        package var sha256: String?
         /// The byte count the run read (a folder: its files' sizes summed).
-        public var bytes: Int64?
-        public var error: String?
+        package var bytes: Int64?
+        package var error: String?
     }
-    public struct ConfigurationInfo: Codable, Sendable {
-        public var workers: Int
-        public var recompute: String
-        public var resume: Bool
-        public var modelsDirectory: String
+    package struct ConfigurationInfo: Codable, Sendable {
+        package var workers: Int
+        package var recompute: String
+        package var resume: Bool
+        package var modelsDirectory: String
     }
     /// What `facepipe merge` adds: the shard count, the whole sorted input
     /// list and the merged manifest's rows.
-    public struct MergeInfo: Codable, Sendable {
-        public var shardCount: Int
-        public var inputPaths: [String]
-        public var rows: Int
+    package struct MergeInfo: Codable, Sendable {
+        package var shardCount: Int
+        package var inputPaths: [String]
+        package var rows: Int
     }
 
-    public var tool: String
-    public var toolVersion: String
-    public var resultsVersion: String
-    public var pipeline: PipelineInfo
+    package var tool: String
+    package var toolVersion: String
+    package var resultsVersion: String
+    package var pipeline: PipelineInfo
     /// The options set for this run (`--set` and its short forms), in the order applied.
-    public var overrides: [StageOverride]
+    package var overrides: [StageOverride]
     /// The arguments of the process that ran (`CommandLine.arguments`).
-    public var commandLine: [String]
-    public var models: [ModelInfo]
-    public var inputs: [InputInfo]
-    public var configuration: ConfigurationInfo
-    public var manifestColumns: [String]
-    public var summary: RunSummary
-    public var started: String
-    public var finished: String
+    package var commandLine: [String]
+    package var models: [ModelInfo]
+    package var inputs: [InputInfo]
+    package var configuration: ConfigurationInfo
+    package var manifestColumns: [String]
+    package var summary: RunSummary
+    package var started: String
+    package var finished: String
     /// A merged folder's: the merge (nil for one run's folder).
-    public var merged: MergeInfo?
+    package var merged: MergeInfo?
     /// A merged folder's: each shard's own record, in shard order (nil for one run's folder).
-    public var shards: [RunRecord]?
+    package var shards: [RunRecord]?
 
     /// Largest counter of a run summary read (so the counters of
     /// ``Shard/maximumCount`` shards add up without overflow).
-    public static let counterLimit = 1 << 40
+    package static let counterLimit = 1 << 40
 
     init(toolVersion: String, plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [InputInfo],
          configuration: RunConfiguration, summary: RunSummary, started: Date, finished: Date) {
@@ -110,7 +110,7 @@ public struct RunRecord: Codable, Sendable {
     // MARK: - Bytes
 
     /// The file's bytes: pretty-printed, keys sorted, slashes unescaped, one line end.
-    public func encoded() throws -> [UInt8] {
+    package func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(self)) + [0x0A]
@@ -122,13 +122,13 @@ public struct RunRecord: Codable, Sendable {
         try encoded().withUnsafeBytes { try directory.write($0, to: Self.fileName) }
     }
 
-    public static let fileName = "run.json"
+    package static let fileName = "run.json"
 
     /// A record from a file's bytes (a UTF-8 byte order mark is skipped).
     /// Every field facepipe writes must be there with its type; the
     /// summary's counters (and each shard's) must be within
     /// 0…``counterLimit`` and its megapixels finite and as small.
-    public init(decoding bytes: some Collection<UInt8>) throws(Failure) {
+    package init(decoding bytes: some Collection<UInt8>) throws(Failure) {
         var data = Data(bytes)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         do {
@@ -157,7 +157,7 @@ public struct RunRecord: Codable, Sendable {
     }
 
     /// Why bytes are not a record facepipe wrote.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Not JSON, or not an object.
         case notJSON(reason: String)
         /// A field (a dotted path, e.g. `summary.entries`) that is missing, of another type, or out of range.
@@ -184,20 +184,20 @@ public struct RunRecord: Codable, Sendable {
         }
 
         /// The field named (empty when the bytes are not a JSON object).
-        public var field: String {
+        package var field: String {
             switch self {
             case .notJSON: ""
             case .badField(let field, _): field
             }
         }
 
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .notJSON(let reason), .badField(_, let reason): reason
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notJSON(let reason): "not a facepipe run record: \(reason)"
             case .badField(let field, let reason): "\(field): \(reason)"

@@ -1,17 +1,17 @@
 /// A `manifest.csv` read back (RFC 4180: quoted fields, doubled quotes,
 /// CRLF or LF line ends), checked against ``Manifest/columns``: the rows a
 /// report is built from.
-public struct ManifestTable: Sendable {
+package struct ManifestTable: Sendable {
     /// Every row after the header, each as wide as the header.
-    public let rows: [[String]]
+    package let rows: [[String]]
 
     /// The index of `column` in every row (a name from ``Manifest/columns``).
-    public static func column(_ name: String) -> Int {
+    package static func column(_ name: String) -> Int {
         guard let index = Manifest.columns.firstIndex(of: name) else { preconditionFailure("no manifest column \(name)") }
         return index
     }
 
-    public init(csv text: String) throws(ReportError) {
+    package init(csv text: String) throws(ReportError) {
         let records = try Self.records(text)
         guard let header = records.first, header == Manifest.columns else {
             throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")

@@ -2,15 +2,15 @@
 /// what is particular to one entry taken out), how often it happened, and
 /// the first entry it happened to. The end-of-run summary, `facepipe
 /// report` and `report.html` all group through ``grouping(_:)``.
-public struct ReasonGroup: Sendable, Equatable, Codable {
-    public var reason: String
-    public var count: Int
+package struct ReasonGroup: Sendable, Equatable, Codable {
+    package var reason: String
+    package var count: Int
     /// The first entry with this reason, in manifest order (`archive/entry`, or the archive).
-    public var example: String
+    package var example: String
     /// That entry's text in full.
-    public var exampleText: String
+    package var exampleText: String
 
-    public init(reason: String, count: Int, example: String, exampleText: String) {
+    package init(reason: String, count: Int, example: String, exampleText: String) {
         self.reason = reason
         self.count = count
         self.example = example
@@ -21,7 +21,7 @@ public struct ReasonGroup: Sendable, Equatable, Codable {
     /// order) by ``reasons(of:)``: most frequent first, then by reason. A
     /// text with several reasons (`passport: yaw …; quality …`) counts in
     /// each of its groups.
-    public static func grouping(_ items: some Sequence<(text: String, entry: String)>) -> [ReasonGroup] {
+    package static func grouping(_ items: some Sequence<(text: String, entry: String)>) -> [ReasonGroup] {
         var groups: [ReasonGroup] = []
         var positions: [String: Int] = [:]
         for item in items {
@@ -48,7 +48,7 @@ public struct ReasonGroup: Sendable, Equatable, Codable {
     ///   (`passport: yaw 0.21 rad; quality 0.31 < 0.4` → `passport: yaw … rad`, `passport: quality … < 0.4`);
     /// - numbers become `…`, except a limit after `<`, `>`, `≤` or `≥`
     ///   (`confidence 0.62 < 0.70` → `confidence … < 0.70`); quoted text becomes `"…"`.
-    public static func reasons(of text: String) -> [String] {
+    package static func reasons(of text: String) -> [String] {
         var clauses = text.components(separatedBy: ": ")
         var stage = ""
         if clauses.count > 1, let first = clauses.first, Self.isStageName(first) {

@@ -9,20 +9,20 @@ import Glibc
 /// from the manifest or run.json (`faces_json`, `output`) cannot leave it.
 /// Refused: absolute paths, `..`, `.` and empty components, NUL, a symbolic
 /// link in any component, and anything but a regular file at the end.
-public struct RunFolder: Sendable {
+package struct RunFolder: Sendable {
     /// The folder as given on the command line (a link there is the user's choice).
-    public let root: URL
+    package let root: URL
 
     /// Files larger than this are not read (the manifest, run.json, a per-image JSON).
-    public static let readLimit: Int64 = 1 << 30
+    package static let readLimit: Int64 = 1 << 30
 
-    public init(_ root: URL) {
+    package init(_ root: URL) {
         self.root = root
     }
 
     /// The components of `path` when it names something inside a folder,
     /// else nil: not empty, not absolute, no `..`, `.` or empty component, no NUL.
-    public static func components(of path: String) -> [String]? {
+    package static func components(of path: String) -> [String]? {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.utf8.contains(0) else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
@@ -30,13 +30,13 @@ public struct RunFolder: Sendable {
     }
 
     /// The bytes of the regular file `path` inside the folder.
-    public func read(_ path: String, limit: Int64 = RunFolder.readLimit) throws(RunFolderError) -> [UInt8] {
+    package func read(_ path: String, limit: Int64 = RunFolder.readLimit) throws(RunFolderError) -> [UInt8] {
         try open(path).readAll(limit: limit)
     }
 
     /// Whether `path` is inside the folder and names a file or folder there,
     /// no component of it a symbolic link.
-    public func holds(_ path: String) -> Bool {
+    package func holds(_ path: String) -> Bool {
         guard let parts = Self.components(of: path), let folder = try? OutputDirectory(path: root.path) else { return false }
         let found = try? folder.withFolder(Array(parts.dropLast())) { descriptor throws(RunFolderError) in
             var status = stat()

@@ -1,6 +1,6 @@
 /// Why a file of a run folder (or an input run.json names) was not read.
 /// Each case names the file as it was asked for.
-public enum RunFolderError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RunFolderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An absolute path, a `..` or `.` component, an empty component or a NUL.
     case outsideFolder(path: String)
     /// A component of the path is a symbolic link.
@@ -13,7 +13,7 @@ public enum RunFolderError: Error, Sendable, Equatable, CustomStringConvertible 
     case unreadable(path: String, reason: String)
 
     /// The path the error is about.
-    public var path: String {
+    package var path: String {
         switch self {
         case .outsideFolder(let path), .symbolicLink(let path), .notRegularFile(let path, _),
              .tooLarge(let path, _, _), .unreadable(let path, _): path
@@ -21,7 +21,7 @@ public enum RunFolderError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Why, without the path.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .outsideFolder: "the path is absolute or has a '..', '.' or empty component; only paths inside the folder are read"
         case .symbolicLink: "a component is a symbolic link, which is not followed"
@@ -31,5 +31,5 @@ public enum RunFolderError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }

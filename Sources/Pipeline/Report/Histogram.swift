@@ -1,17 +1,17 @@
 /// Counts of a manifest column's values in fixed bins, for `report.html`:
 /// the page draws the bars; the bins are the same for every run, so two
 /// reports compare at a glance.
-public struct Histogram: Sendable, Equatable, Codable {
+package struct Histogram: Sendable, Equatable, Codable {
     /// The manifest column.
-    public var column: String
-    public var title: String
+    package var column: String
+    package var title: String
     /// Bin edges, ascending: bin i holds values in `edges[i] ..< edges[i+1]`;
     /// values below the first edge count in the first bin, values from the
     /// last edge on in the last (shown as open-ended).
-    public var edges: [Double]
-    public var counts: [Int]
+    package var edges: [Double]
+    package var counts: [Int]
 
-    public init(column: String, title: String, edges: [Double]) {
+    package init(column: String, title: String, edges: [Double]) {
         precondition(edges.count >= 2, "a histogram needs at least one bin")
         self.column = column
         self.title = title
@@ -19,7 +19,7 @@ public struct Histogram: Sendable, Equatable, Codable {
         counts = Array(repeating: 0, count: edges.count - 1)
     }
 
-    public mutating func add(_ value: Double) {
+    package mutating func add(_ value: Double) {
         guard value.isFinite else { return }
         var bin = 0
         while bin + 1 < counts.count && value >= edges[bin + 1] { bin += 1 }
@@ -28,7 +28,7 @@ public struct Histogram: Sendable, Equatable, Codable {
 
     /// The histograms a report shows, over kept faces: width in pixels,
     /// detector confidence, head pose in degrees, capture quality.
-    public static func faceHistograms() -> [Histogram] {
+    package static func faceHistograms() -> [Histogram] {
         let unit = (0...20).map { Double($0) / 20 }
         let degrees = stride(from: -90.0, through: 90, by: 10).map { $0 }
         return [

@@ -1,5 +1,5 @@
 /// Why `report.html` could not be built from an output folder.
-public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `manifest.csv` or `run.json` is missing or unreadable.
     case unreadable(file: String, reason: String)
     /// `manifest.csv` is not the manifest facepipe writes (header, quoting, row width).
@@ -7,7 +7,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `report.html` could not be written.
     case cannotWrite(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(file, reason): "cannot read \(file): \(reason)"
         case let .malformedManifest(line, reason): "manifest.csv line \(line): \(reason)"

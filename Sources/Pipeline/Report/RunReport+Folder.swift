@@ -2,7 +2,7 @@ import Foundation
 
 extension RunReport {
     /// The report's name in an output folder.
-    public static let fileName = "report.html"
+    package static let fileName = "report.html"
 
     /// The report on the output folder `directory`, from its `manifest.csv`
     /// and `run.json` (read through ``RunFolder``: no link followed), with
@@ -11,7 +11,7 @@ extension RunReport {
     /// (``RunRecord/init(decoding:)``); a run.json that is not one still
     /// gets its page, showing its text, and the report says why
     /// (``runRecordProblem``).
-    public static func read(directory: URL) throws(ReportError) -> (report: RunReport, runJSON: String) {
+    package static func read(directory: URL) throws(ReportError) -> (report: RunReport, runJSON: String) {
         let folder = RunFolder(directory)
         let manifestText: String
         var runJSON: Data
@@ -43,7 +43,7 @@ extension RunReport {
     /// and writes `report.html` there through `AtomicFile` (a temporary
     /// file renamed over the name, links not followed). Returns the report.
     @discardableResult
-    public static func write(directory: URL) throws(ReportError) -> RunReport {
+    package static func write(directory: URL) throws(ReportError) -> RunReport {
         let (report, runJSON) = try read(directory: directory)
         let target = directory.appendingPathComponent(fileName)
         do {

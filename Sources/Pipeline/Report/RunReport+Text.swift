@@ -2,7 +2,7 @@ extension RunReport {
     /// The text `facepipe report` prints: counts by status, faces, and the
     /// errors, rejections and skipped entries grouped by reason, control
     /// characters escaped (``TerminalText``).
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         lines.append("\(entries) entries: " + entriesByOutcome.filter { $0.count > 0 }.map { "\($0.count) \($0.status)" }.joined(separator: ", ")
                      + (inputErrors > 0 ? "; \(inputErrors) input errors" : ""))
@@ -18,7 +18,7 @@ extension RunReport {
     /// with its count and first entry (`limit` groups of each at most);
     /// rejected faces only `withRejections`; reasons and entries escaped
     /// for a terminal (``TerminalText``).
-    public func groupLines(limit: Int = 20, withRejections: Bool = true) -> [String] {
+    package func groupLines(limit: Int = 20, withRejections: Bool = true) -> [String] {
         var lines: [String] = []
         let sections = [("errors", errors), ("rejected faces", withRejections ? rejections : []), ("skipped entries", skipped)]
         for (title, groups) in sections where !groups.isEmpty {

@@ -6,52 +6,52 @@ import Foundation
 /// shows the rest of run.json as it is). Everything but run.json's own text
 /// comes from the manifest in its order, so the report is the same bytes
 /// for any worker count.
-public struct RunReport: Sendable, Equatable, Codable {
+package struct RunReport: Sendable, Equatable, Codable {
     /// Manifest rows by status, in ``statuses`` order.
-    public var rowsByStatus: [StatusCount]
+    package var rowsByStatus: [StatusCount]
     /// Entries (images and entries that failed) by what became of them.
-    public var entriesByOutcome: [StatusCount]
+    package var entriesByOutcome: [StatusCount]
     /// Archive-level error rows (an input that could not be read to its end).
-    public var inputErrors: Int
-    public var faces: Int
-    public var keptFaces: Int
-    public var errors: [ReasonGroup]
-    public var rejections: [ReasonGroup]
-    public var skipped: [ReasonGroup]
-    public var histograms: [Histogram]
+    package var inputErrors: Int
+    package var faces: Int
+    package var keptFaces: Int
+    package var errors: [ReasonGroup]
+    package var rejections: [ReasonGroup]
+    package var skipped: [ReasonGroup]
+    package var histograms: [Histogram]
     /// Annotated images, in manifest order, one per entry with an output image.
-    public var gallery: [GalleryImage]
+    package var gallery: [GalleryImage]
     /// Whether the images are inside tar files (`outputs.tar` with
     /// `--output-tar`, `redacted/` with `--redacted-shards`): no gallery links.
-    public var imagesInTar: Bool
+    package var imagesInTar: Bool
     /// Why the folder's run.json is not a run record facepipe wrote (the
     /// field and what is wrong with it), when it is not; nil when it is.
-    public var runRecordProblem: String?
+    package var runRecordProblem: String?
 
-    public struct StatusCount: Sendable, Equatable, Codable {
-        public var status: String
-        public var count: Int
+    package struct StatusCount: Sendable, Equatable, Codable {
+        package var status: String
+        package var count: Int
     }
 
     /// One annotated image: its path relative to the output folder, the
     /// input and entry it came from, its kept and rejected faces.
-    public struct GalleryImage: Sendable, Equatable, Codable {
-        public var output: String
-        public var archive: String
-        public var entry: String
-        public var kept: Int
-        public var rejected: Int
+    package struct GalleryImage: Sendable, Equatable, Codable {
+        package var output: String
+        package var archive: String
+        package var entry: String
+        package var kept: Int
+        package var rejected: Int
     }
 
     /// The manifest's statuses, in the order the report lists them.
-    public static let statuses = ["ok", "rejected", "no_face", "error"]
+    package static let statuses = ["ok", "rejected", "no_face", "error"]
     /// What became of an entry: a kept face (or no detector), only rejected
     /// faces, no face, an error.
-    public static let outcomes = ["with kept faces", "only rejected faces", "no face", "processed (no detector)", "error"]
+    package static let outcomes = ["with kept faces", "only rejected faces", "no face", "processed (no detector)", "error"]
 
     /// The report on `manifest` (rows in manifest order) and the skipped
     /// entries run.json lists.
-    public init(manifest: ManifestTable, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) {
+    package init(manifest: ManifestTable, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) {
         let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
                  index: ManifestTable.column("index"), status: ManifestTable.column("status"),
                  error: ManifestTable.column("error"), face: ManifestTable.column("face"),
@@ -135,5 +135,5 @@ public struct RunReport: Sendable, Equatable, Codable {
     }
 
     /// Entries in the manifest (each image once, whatever its rows).
-    public var entries: Int { entriesByOutcome.reduce(0) { $0 + $1.count } }
+    package var entries: Int { entriesByOutcome.reduce(0) { $0 + $1.count } }
 }

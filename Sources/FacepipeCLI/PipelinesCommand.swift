@@ -9,8 +9,8 @@ struct PipelinesCommand: ParsableCommand {
     )
 
     func run() throws {
-        let width = PipelineRegistry.names.map(\.count).max() ?? 0
-        for (i, pipeline) in PipelineRegistry.all.enumerated() {
+        let width = CommandLineContext.registry.names.map(\.count).max() ?? 0
+        for (i, pipeline) in CommandLineContext.registry.all.enumerated() {
             let name = pipeline.name.padding(toLength: width, withPad: " ", startingAt: 0)
             print("\(name)  \(pipeline.summary)\(i == 0 ? " (default)" : "")")
         }

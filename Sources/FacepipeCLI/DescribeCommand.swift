@@ -16,7 +16,7 @@ struct DescribeCommand: ParsableCommand {
     func run() throws {
         let pipeline: Pipeline
         do {
-            pipeline = try PipelineRegistry.named(self.pipeline)
+            pipeline = try CommandLineContext.registry.named(self.pipeline)
         } catch {
             throw UsageFailure(message: error.description)
         }

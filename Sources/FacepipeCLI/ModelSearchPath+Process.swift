@@ -4,7 +4,8 @@ import Pipeline
 extension ModelSearchPath {
     /// The search for this process: its `--models` option, its environment,
     /// the running binary (`/proc/self/exe`) and the checkout this file was
-    /// compiled in (three folders above `Sources/facepipe/`).
+    /// compiled in (the folder holding `Sources/FacepipeCLI/`: for a tool
+    /// that depends on facepipe by path, the facepipe checkout it names).
     static func forThisProcess(option: String?, sourceFile: String = #filePath) -> ModelSearchPath {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import Pipeline
 import Pipelines
 
@@ -139,18 +138,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .warning
-            return handler
-        }
         let arguments: RunArguments
         do { arguments = try resolved } catch { throw UsageFailure(message: error.description) }
         let inputs = arguments.inputs
         let pipeline: Pipeline
         let plan: CompiledPipeline
         do {
-            pipeline = try PipelineRegistry.named(arguments.pipeline).overriding(overrides())
+            pipeline = try CommandLineContext.registry.named(arguments.pipeline).overriding(overrides())
         } catch {
             throw UsageFailure(message: error.description)
         }

@@ -15,12 +15,12 @@ struct RunArguments: Equatable {
     let inputs: [String]
 
     /// The pipeline run when neither `--pipeline` nor a leading name picks one.
-    static var defaultPipeline: String { PipelineRegistry.names[0] }
+    static var defaultPipeline: String { CommandLineContext.registry.names[0] }
 
     /// Reads `arguments` (the positional ones, in order) with the
     /// `--pipeline` option; `exists` says whether a path names anything
     /// (a file, a folder, a link, a device), as seen from the current folder.
-    static func resolve(_ arguments: [String], pipelineOption: String?, registered: [String] = PipelineRegistry.names,
+    static func resolve(_ arguments: [String], pipelineOption: String?, registered: [String] = CommandLineContext.registry.names,
                         exists: (String) -> Bool = RunArguments.pathExists) throws(RunArgumentsError) -> RunArguments {
         let first = arguments.first
         let firstNamesPipeline = first.map { registered.contains($0) } ?? false

@@ -1,0 +1,2 @@
+import FacepipeCLI
+await FacepipeCommand.main()
