@@ -55,9 +55,9 @@ final class ProgressReporter: Sendable {
             message = "facepipe: " + TerminalText.escaped("\(input): \(reason)")
             isInputFailure = true
         case let .entrySkipped(skipped):
-            message = "facepipe: skipped " + TerminalText.escaped("\(skipped.archive)/\(skipped.name): \(skipped.reason)")
+            message = "facepipe: skipped " + TerminalText.escaped(EntryDisplayName.of(archive: skipped.archive, entry: skipped.name) + ": \(skipped.reason)")
         case let .entryFailed(input, entry, reason):
-            message = "facepipe: failed " + TerminalText.escaped("\(input)/\(entry): \(reason)")
+            message = "facepipe: failed " + TerminalText.escaped(EntryDisplayName.of(archive: input, entry: entry) + ": \(reason)")
         }
         let output: String? = state.withLock { state in
             var text = message + "\n"
