@@ -14,7 +14,7 @@ extension Pipelines {
     /// landmarks and contours on the kept faces, annotation.
     public static let faces = Pipeline("faces",
                                        summary: "every face from 20 px (YuNet-s and BlazeFace together), landmarks + contours + pose on kept faces, annotated PNGs",
-                                       rationale: "20 px is the smallest face found reliably at 1:1; a pixel floor finds it in a 4000-px photo as in a 640-px one (a fraction of the width would stop at 200 px there). YuNet-s finds real faces in crowds that BlazeFace misses, BlazeFace finds turned and grey faces YuNet misses; a face both find is kept, a face one finds must clear that detector's bar, and Face Mesh is asked about it where its presence output is reliable (docs/BENCHMARKS.md has the measurements). BlazeFace's pyramid runs its block projections in int8, the same bytes on every CPU.") {
+                                       rationale: "20 px is the smallest face found reliably at 1:1; a pixel floor finds it in a 4000-px photo as in a 640-px one (a fraction of the width would stop at 200 px there). YuNet-s finds real faces in crowds that BlazeFace misses, BlazeFace finds turned and grey faces YuNet misses; a face both find is kept, a face one finds must clear that detector's bar, and Face Mesh is asked about it where its presence output is reliable (docs/BENCHMARKS.md has the measurements).") {
         Decode()
         Orient()
         facesDetection

@@ -28,6 +28,12 @@ public struct OutputNames: Sendable {
         return Array(rawName[start...])
     }
 
+    /// `name` without its leading `./` components, as
+    /// `withoutLeadingCurrentFolder(_:)` on its bytes.
+    public static func withoutLeadingCurrentFolder(_ name: String) -> String {
+        String(decoding: withoutLeadingCurrentFolder(Array(name.utf8)), as: UTF8.self)
+    }
+
     /// The relative output path for `entry`.
     public mutating func claim(_ entry: ArchiveEntry) -> String {
         claim(rawName: entry.rawName, index: entry.index)

@@ -19,7 +19,7 @@ public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
     case int8
 
     /// The plan option it selects.
-    var firstConvolution: FirstConvolution {
+    package var firstConvolution: FirstConvolution {
         switch self {
         case .float32: .float32
         case .int8FirstLayer, .int8: .int8
@@ -27,7 +27,7 @@ public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
     }
 
     /// The block projections' plan option.
-    var pointwise: PointwiseConvolution {
+    package var pointwise: PointwiseConvolution {
         switch self {
         case .float32, .int8FirstLayer: .float32
         case .int8: .int8

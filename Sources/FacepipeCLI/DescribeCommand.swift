@@ -22,6 +22,7 @@ struct DescribeCommand: ParsableCommand {
         }
         print("\(pipeline.name): \(pipeline.summary)")
         if !pipeline.rationale.isEmpty { print("why: \(pipeline.rationale)") }
+        for line in ArithmeticLines.of(pipeline) { print(line) }
         print("stages:")
         for (i, stage) in pipeline.stages.enumerated() {
             let lines = stage.describedLines()
@@ -33,6 +34,25 @@ struct DescribeCommand: ParsableCommand {
             print("models (verified by SHA-256 before a run):")
             for model in models { print("  \(model.fileName)  \(model.sha256)") }
         }
+    }
+}
+
+/// What `describe` says a run computes in int8, from the plans the run
+/// makes (``CompiledPipeline/int8Plans()``), not from prose: the pipeline
+/// is compiled with the models a run would use; without them, it says so.
+enum ArithmeticLines {
+    static func of(_ pipeline: Pipeline) -> [String] {
+        guard !pipeline.models.isEmpty else { return [] }
+        let plans: [Int8Plan]
+        do {
+            plans = try ModelSearchPath.forThisProcess(option: nil).compile(pipeline).int8Plans()
+        } catch {
+            return ["arithmetic: unknown without the models (\(error))"]
+        }
+        guard !plans.isEmpty else { return ["arithmetic: every model in fp32 (from the plans a run makes)"] }
+        return ["arithmetic (from the plans a run makes; int8 sums are exact, the same bytes on every CPU):"]
+            + plans.map { "  " + $0.line }
+            + ["  every other model and layer in fp32"]
     }
 }
 

@@ -4,10 +4,12 @@ import Synchronization
 
 /// Progress and notices on stderr (never on stdout, never in the outputs):
 /// on a terminal a one-line bar redrawn in place (``RunProgress/line(elapsed:barWidth:)``),
-/// elsewhere a plain line every `lineInterval` seconds; with `--quiet` no
-/// progress. Problems are printed as they happen: an input that cannot be
-/// read always, skipped and failed entries (the first `noticeLimit`, unless
-/// `--quiet`); the end of the run groups them all by reason.
+/// elsewhere a plain line every `lineInterval` seconds; the first line
+/// waits until it can say the time left (``RunProgress/isReadyToShow``);
+/// with `--quiet` no progress. Problems are printed as they happen: an
+/// input that cannot be read always, skipped and failed entries (the first
+/// `noticeLimit`, unless `--quiet`); the end of the run groups them all by
+/// reason.
 final class ProgressReporter: Sendable {
     enum Mode { case bar, lines, quiet }
 
@@ -34,7 +36,7 @@ final class ProgressReporter: Sendable {
         let output: String? = state.withLock { state in
             let interval = mode == .bar ? 0.1 : Self.lineInterval
             let isLast = progress.total == progress.done
-            guard now - state.lastDraw >= interval || isLast else { return nil }
+            guard (now - state.lastDraw >= interval && progress.isReadyToShow) || isLast else { return nil }
             state.lastDraw = now
             let text = progress.line(elapsed: now - start, barWidth: mode == .bar ? 24 : nil)
             guard mode == .bar else { return text + "\n" }
@@ -53,9 +55,9 @@ final class ProgressReporter: Sendable {
             message = "facepipe: " + TerminalText.escaped("\(input): \(reason)")
             isInputFailure = true
         case let .entrySkipped(skipped):
-            message = "facepipe: skipped " + TerminalText.escaped("\(skipped.archive)/\(skipped.name): \(skipped.reason)")
+            message = "facepipe: skipped " + TerminalText.escaped(EntryDisplayName.of(archive: skipped.archive, entry: skipped.name) + ": \(skipped.reason)")
         case let .entryFailed(input, entry, reason):
-            message = "facepipe: failed " + TerminalText.escaped("\(input)/\(entry): \(reason)")
+            message = "facepipe: failed " + TerminalText.escaped(EntryDisplayName.of(archive: input, entry: entry) + ": \(reason)")
         }
         let output: String? = state.withLock { state in
             var text = message + "\n"

@@ -1,5 +1,10 @@
+import ArchiveIO
+import Foundation
+import ImageCodecs
+import ImageCore
 import Pipeline
 import Testing
+import _TestSupport
 
 /// Manifest texts grouped by reason: what is particular to one entry goes,
 /// the kind of problem and its limit stay.
@@ -49,5 +54,49 @@ struct ReasonGroupTests {
             ReasonGroup(reason: "passport: quality … < 0.4", count: 1, example: "a.tar/4.jpg",
                         exampleText: "passport: yaw 0.30 rad; quality 0.10 < 0.4"),
         ])
+    }
+
+    @Test(arguments: [
+        ("photos.tar", "./t1.jpg", "photos.tar/t1.jpg"),
+        ("photos.tar", "././a/./b.jpg", "photos.tar/a/./b.jpg"),
+        ("photos.tar", "a/./b.jpg", "photos.tar/a/./b.jpg"),
+        ("photos.tar", "./", "photos.tar/./"),
+        ("photos.tar", "", "photos.tar"),
+        ("holiday", ".hidden.jpg", "holiday/.hidden.jpg"),
+    ])
+    func displayNamesDropLeadingCurrentFolders(archive: String, entry: String, shown: String) {
+        #expect(EntryDisplayName.of(archive: archive, entry: entry) == shown)
+    }
+
+    /// Issue 38 row 9: a tar made with `tar -C dir .` stores `./t1.jpg`; the
+    /// notices while the run goes on, the problems grouped by reason at its
+    /// end and report.html's examples and gallery name it `photos.tar/t1.jpg`,
+    /// while the manifest's `entry` column keeps the name as stored.
+    @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))
+    func entriesStoredWithLeadingCurrentFolderAreShownWithoutIt() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try FastPNGEncoder.encode(RGBImage(width: 16, height: 16, pixels: [UInt8](repeating: 90, count: 16 * 16 * 3)))
+        let writer = try TarWriter(path: folder.appendingPathComponent("photos.tar").path)
+        try writer.add(path: "./t1.jpg", data: Array("not a picture".utf8))
+        try writer.add(path: "./good.png", data: png)
+        try writer.addSymbolicLink(path: "./link.jpg", target: "good.png")
+        try writer.finish()
+
+        let (status, stderr) = try FacepipeProcess.run(["run", "--pipeline", "upright-png", "photos.tar", "--out", "out"], in: folder)
+        #expect(status == 1, "\(stderr)")
+        #expect(stderr.contains("facepipe: failed photos.tar/t1.jpg: decode:"), "\(stderr)")
+        #expect(stderr.contains("facepipe: skipped photos.tar/link.jpg:"), "\(stderr)")
+        #expect(stderr.contains("(e.g. photos.tar/t1.jpg)"), "\(stderr)")
+        #expect(stderr.contains("(e.g. photos.tar/link.jpg)"), "\(stderr)")
+        #expect(!stderr.contains("/./"), "\(stderr)")
+
+        let out = folder.appendingPathComponent("out")
+        let report = try RunReport.read(directory: out).report
+        #expect(report.errors.map(\.example) == ["photos.tar/t1.jpg"])
+        #expect(report.skipped.map(\.example) == ["photos.tar/link.jpg"])
+        #expect(report.gallery.map(\.entry) == ["good.png"], "the gallery's caption joins it to photos.tar")
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        #expect(manifest.contains("photos.tar,./t1.jpg,"), "the manifest keeps the name as stored: \(manifest)")
     }
 }

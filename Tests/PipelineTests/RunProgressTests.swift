@@ -1,6 +1,7 @@
 import Foundation
 import Pipeline
 import Testing
+import _TestSupport
 
 /// The share done, the time left and the progress line, from what the
 /// runner reports: bytes of archives, entries of folders, nothing for streams.
@@ -34,6 +35,39 @@ struct RunProgressTests {
                                    position: ReadPosition(unit: .entries, done: 1, total: 1), currentShare: 1)
         let line = progress.line(elapsed: 1, barWidth: nil)
         #expect(line.hasPrefix("100%  1 entry  1 of 1 file "), "\(line)")
+    }
+
+    /// Before an entry is written nothing tells how long one takes: a line
+    /// then would have no ETA, so the first one waits for the first entry
+    /// written; a stream's line has rates only and is ready at once.
+    @Test func aLineIsReadyOnceItCanSayTheTimeLeft() {
+        var progress = RunProgress(done: 0, read: 3, inputCount: 1,
+                                   position: ReadPosition(unit: .bytes, done: 300, total: 1000), currentShare: 1)
+        #expect(progress.isReadyToShow == false)
+        #expect(!progress.line(elapsed: 0.5, barWidth: nil).contains("ETA"))
+        progress.done = 1
+        #expect(progress.isReadyToShow)
+        // 0.3 of the bytes read, a third of the entries read written: 0.1 done in 2 s, 18 s left.
+        #expect(progress.line(elapsed: 2, barWidth: nil).hasSuffix("ETA 18s"))
+        let stream = RunProgress(done: 0, read: 1, inputCount: 1,
+                                 position: ReadPosition(unit: .bytes, done: 300, total: nil), currentShare: 1)
+        #expect(stream.isReadyToShow)
+    }
+
+    /// Issue 38 row 9: in a log (stderr not a terminal) the first progress
+    /// line already says the time left, as docs/RUNNING.md promises.
+    @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))
+    func theFirstLineOfALogHasAnETA() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tar = try PNGTar(sides: Array(repeating: 256, count: 8), in: folder)
+        try Data(tar.bytes).write(to: folder.appendingPathComponent("pngs.tar"))
+        let (status, stderr) = try FacepipeProcess.run(["run", "--pipeline", "upright-png", "pngs.tar", "--out", "out", "--workers", "1"],
+                                                       in: folder)
+        #expect(status == 0, "\(stderr)")
+        let lines = stderr.split(separator: "\n").filter { $0.contains("img/s") }
+        let first = try #require(lines.first, "no progress line: \(stderr)")
+        #expect(first.contains("ETA "), "\(stderr)")
     }
 
     @Test func aStreamHasRatesOnly() {

@@ -64,7 +64,7 @@ package enum KeypointSet: String, Sendable, CaseIterable {
     func points(of face: ExportFace, in image: ExportImage) throws(ExportError) -> [(x: Double, y: Double)] {
         func group(_ name: PointGroup.Name, count: Int) throws(ExportError) -> [(x: Double, y: Double)] {
             guard let points = face.groups[name.text], points.count == count else {
-                throw .missingPoints(keypoints: rawValue, entry: "\(image.archive)/\(image.entry) face \(face.face)", needs: needs)
+                throw .missingPoints(keypoints: rawValue, entry: EntryDisplayName.of(archive: image.archive, entry: image.entry) + " face \(face.face)", needs: needs)
             }
             return points
         }

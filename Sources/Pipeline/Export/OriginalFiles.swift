@@ -40,7 +40,7 @@ enum OriginalFiles {
     }
 
     /// `<archive>/<entry>`, how messages name an image.
-    static func name(of image: ExportImage) -> String { image.archive + "/" + image.entry }
+    static func name(of image: ExportImage) -> String { EntryDisplayName.of(archive: image.archive, entry: image.entry) }
 
     /// The path of the file the run read for `image`, or why it has none to point at.
     private static func originalFile(of image: ExportImage, in run: FinishedRun) throws(ExportError) -> String {

@@ -38,6 +38,7 @@ package struct RunReport: Sendable, Equatable, Codable {
     package struct GalleryImage: Sendable, Equatable, Codable {
         package var output: String
         package var archive: String
+        /// The entry as the page shows it (`EntryDisplayName.entry(_:)`).
         package var entry: String
         package var kept: Int
         package var rejected: Int
@@ -84,7 +85,7 @@ package struct RunReport: Sendable, Equatable, Codable {
         for row in manifest.rows {
             let status = row[c.status]
             rowCounts[status, default: 0] += 1
-            let name = row[c.entry].isEmpty ? row[c.archive] : row[c.archive] + "/" + row[c.entry]
+            let name = EntryDisplayName.of(archive: row[c.archive], entry: row[c.entry])
             guard !row[c.index].isEmpty else {
                 // An archive error: no entry of its own.
                 inputErrors += 1
@@ -98,7 +99,8 @@ package struct RunReport: Sendable, Equatable, Codable {
                 let output = RunFolder.components(of: row[c.output]) == nil ? "" : row[c.output]
                 current = (key, 0, 0, status, output.isEmpty ? nil : gallery.count)
                 if !output.isEmpty {
-                    gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: row[c.entry], kept: 0, rejected: 0))
+                    gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: EntryDisplayName.entry(row[c.entry]),
+                                                kept: 0, rejected: 0))
                 }
             }
             switch status {
@@ -128,7 +130,7 @@ package struct RunReport: Sendable, Equatable, Codable {
         keptFaces = kept
         self.errors = ReasonGroup.grouping(errors)
         self.rejections = ReasonGroup.grouping(rejections)
-        self.skipped = ReasonGroup.grouping(skipped.map { (text: $0.reason, entry: "\($0.archive)/\($0.name)") })
+        self.skipped = ReasonGroup.grouping(skipped.map { (text: $0.reason, entry: EntryDisplayName.of(archive: $0.archive, entry: $0.name)) })
         self.histograms = histograms
         self.gallery = imagesInTar ? [] : gallery
         self.imagesInTar = imagesInTar

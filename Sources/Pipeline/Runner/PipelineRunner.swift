@@ -133,7 +133,7 @@ public enum PipelineRunner {
                     do {
                         try writer.write(outcome)
                     } catch {
-                        writeFailure = "\(error) (writing the outputs of \(outcome.archiveName)/\(outcome.entryName))"
+                        writeFailure = "\(error) (writing the outputs of \(EntryDisplayName.of(archive: outcome.archiveName, entry: outcome.entryName)))"
                     }
                     progress.done += 1
                     progress.read = schedule.produced

@@ -46,6 +46,16 @@ public struct RunProgress: Sendable, Equatable {
         return read > 0 ? readShare * Double(min(done, read)) / Double(read) : 0
     }
 
+    /// Whether a line drawn now has what it promises: for a run with a
+    /// total, the time left, which needs a rate, so an entry written
+    /// (before that the share done is 0 and nothing tells how long an entry
+    /// takes); for a stream, which has no total, its rates at once.
+    /// The reporter draws its first line only then (the last one always).
+    public var isReadyToShow: Bool {
+        guard let fraction else { return true }
+        return fraction > 0
+    }
+
     /// Seconds left at the rate so far (`elapsed` seconds for `fraction`),
     /// nil without a fraction or before anything is done.
     public func secondsLeft(elapsed: Double) -> Double? {
