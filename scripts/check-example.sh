@@ -11,11 +11,13 @@
 #     has faces rejected by the example's stage with M in the reason, exactly
 #     those whose box (x, y, w, h columns) comes within M px of the picture's
 #     edge (width, height columns), and kept faces;
-#  3. `custom-faces report` and `custom-faces export coco` work on that run.
+#  3. `custom-faces report` and `custom-faces export coco` work on that run;
+#  4. facepipe's own pipeline definitions (pipelines/*.swift but the registry)
+#     compile in a target of the copy that sees only the public Pipeline product.
 # The build uses the checkout's own build folder (.build, or CHECK_EXAMPLE_SCRATCH),
 # so facepipe's modules compiled there by `swift build -c release` are reused:
-# only the example's module is compiled and its binary linked (about 30 s in all
-# with the run). Resolving the example drops the test-only CSV.swift checkout
+# only the example's module is compiled and its binary linked (25-60 s in all
+# with the run, on 2 busy cores). Resolving the example drops the test-only CSV.swift checkout
 # from .build; the checkout's next `swift build` restores it from SwiftPM's cache.
 # Usage: scripts/check-example.sh [SAMPLE] (default datasets/build/sample.tar).
 # Exit 1 if a check fails, 2 on a setup problem.
@@ -104,4 +106,18 @@ PY
 "$bin" report out > /dev/null 2> report.log || { cat report.log >&2; fail "custom-faces report out"; }
 "$bin" export coco out --out coco > /dev/null 2> export.log || { cat export.log >&2; fail "custom-faces export coco out"; }
 [[ -s coco/annotations.json ]] || fail "custom-faces export coco wrote no annotations.json"
+
+# 4. facepipe's own pipelines are one more client of the same API: pipelines/*.swift
+#    (but the registry) compile in a target of the copy that sees only the Pipeline product.
+mkdir -p "$work/custom-pipeline/BuiltInPipelines"
+for file in "$checkout"/pipelines/*.swift; do
+  case "$(basename "$file")" in Registry.swift | PipelineRegistryError.swift) ;; *) cp "$file" "$work/custom-pipeline/BuiltInPipelines/" ;; esac
+done
+printf 'public enum Pipelines {}\n' > "$work/custom-pipeline/BuiltInPipelines/Namespace.swift"
+cat >> "$manifest" <<'SWIFT'
+package.targets.append(.target(name: "BuiltInPipelines", dependencies: [.product(name: "Pipeline", package: "facepipe")],
+                               path: "BuiltInPipelines"))
+SWIFT
+"$swift" build -c release --package-path "$work/custom-pipeline" --scratch-path "$scratch" --target BuiltInPipelines \
+  > "$work/built-in.log" 2>&1 || { cat "$work/built-in.log" >&2; fail "facepipe's pipelines/*.swift use more than the public API"; }
 echo "check-example: ok ($((SECONDS - started)) s)"

@@ -6,7 +6,7 @@ import PackageDescription
 // (models are then found in that checkout's models/ folder). In your own
 // folder, name the repository and a version instead:
 //
-//     let facepipe: Package.Dependency = .package(url: "https://github.com/OWNER/facepipe", from: "0.6.0")
+//     let facepipe: Package.Dependency = .package(url: "https://github.com/OWNER/facepipe", .upToNextMinor(from: "0.6.0"))
 //
 // or a checkout of it by path: .package(name: "facepipe", path: "/path/to/facepipe").
 let facepipe: Package.Dependency = .package(name: "facepipe", path: "../..")

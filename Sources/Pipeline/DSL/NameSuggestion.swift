@@ -12,9 +12,9 @@
 ///   `filter-conf` → `filter-confidence`.
 ///
 /// The nearest names by edit distance come first; at most three are given.
-public enum NameSuggestion {
+package enum NameSuggestion {
     /// The known names close to `typed`, nearest first (list order among equals).
-    public static func closeMatches(to typed: String, among known: [String]) -> [String] {
+    package static func closeMatches(to typed: String, among known: [String]) -> [String] {
         let name = typed.lowercased()
         guard !name.isEmpty else { return [] }
         var matches: [(name: String, distance: Int, order: Int)] = []
@@ -32,7 +32,7 @@ public enum NameSuggestion {
     }
 
     /// ` (did you mean X?)`, ` (did you mean X or Y?)`, or "" when nothing is close.
-    public static func clause(for typed: String, among known: [String]) -> String {
+    package static func clause(for typed: String, among known: [String]) -> String {
         let matches = closeMatches(to: typed, among: known)
         guard let last = matches.last else { return "" }
         let listed = matches.count == 1 ? last : matches.dropLast().joined(separator: ", ") + " or " + last

@@ -10,23 +10,23 @@ import ImageCore
 ///   two mesh corners (33 + 133, 362 + 263);
 /// - nose tip: mesh 4 (see ``noseTip``);
 /// - mouth corners: mesh 61 and 291 (outer corners).
-public enum FaceAlignment {
+package enum FaceAlignment {
     /// The nose point: mesh vertex 4, on the tip just above vertex 1 (the
     /// most protruding point). On the frontal face of `t1.jpg` the five
     /// points then sit at most 1.0 px from the template after the fit,
     /// against 2.2 px with vertex 1 (whose projection lies below the point
     /// the template's detectors mark).
-    public static let noseTip = 4
+    package static let noseTip = 4
 
     /// The ArcFace 112×112 template (insightface's `arcface_dst`), in its
     /// pixel-centre convention (pixel `i` at `i`).
-    public static let arcfaceTemplate: [Point] = [
+    package static let arcfaceTemplate: [Point] = [
         Point(x: 38.2946, y: 51.6963), Point(x: 73.5318, y: 51.5014), Point(x: 56.0252, y: 71.7366),
         Point(x: 41.5493, y: 92.3655), Point(x: 70.7299, y: 92.2041),
     ]
 
     /// The five alignment points of `face`, nil without a mesh.
-    public static func fivePoints(of face: FaceRecord) -> [Point]? {
+    package static func fivePoints(of face: FaceRecord) -> [Point]? {
         guard let mesh = face.points(.mesh)?.points, mesh.count == 468 else { return nil }
         let t = FaceMeshTopology.self
         func mean(_ i: Int, _ j: Int) -> Point { Point(x: (mesh[i].x + mesh[j].x) / 2, y: (mesh[i].y + mesh[j].y) / 2) }
@@ -38,7 +38,7 @@ public enum FaceAlignment {
     /// Image → crop map (continuous coordinates) putting the five points
     /// onto the ArcFace template scaled to `size` (112 gives the template
     /// itself): the least-squares similarity, as insightface's `norm_crop`.
-    public static func arcface(_ points: [Point], size: Int) -> AffineMap? {
+    package static func arcface(_ points: [Point], size: Int) -> AffineMap? {
         let scale = Float(size) / 112
         let target = arcfaceTemplate.map { Point(x: $0.x * scale + 0.5, y: $0.y * scale + 0.5) }
         return AffineMap.leastSquaresSimilarity(from: points, to: target)
@@ -48,7 +48,7 @@ public enum FaceAlignment {
     /// square centred 0.1 of the eye-to-mouth vector below the eyes' midpoint,
     /// turned by the eye line and the eye-to-mouth line together, with a side
     /// of max(4 × eye distance, 3.6 × eye-to-mouth distance), onto `size`×`size`.
-    public static func ffhq(_ points: [Point], size: Int) -> AffineMap? {
+    package static func ffhq(_ points: [Point], size: Int) -> AffineMap? {
         let eyeLeft = points[0], eyeRight = points[1], mouthLeft = points[3], mouthRight = points[4]
         let eyeMid = Point(x: (eyeLeft.x + eyeRight.x) / 2, y: (eyeLeft.y + eyeRight.y) / 2)
         let eyeToEye = Point(x: eyeRight.x - eyeLeft.x, y: eyeRight.y - eyeLeft.y)

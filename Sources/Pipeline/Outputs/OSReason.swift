@@ -9,24 +9,24 @@ import Glibc
 /// turns an errno, a `POSIXError` or a Foundation file error (`CocoaError`,
 /// which carries the errno as its underlying error and the path it was
 /// about) into message text; messages put the path they are about before it.
-public struct OSReason: Sendable, Equatable, CustomStringConvertible {
+package struct OSReason: Sendable, Equatable, CustomStringConvertible {
     /// The reason, without a path unless the OS error was about another
     /// path than the one the message names (then `other path: reason`).
-    public let description: String
+    package let description: String
 
     private init(text: String) {
         description = text
     }
 
     /// `strerror(code)`.
-    public init(errno code: Int32) {
+    package init(errno code: Int32) {
         self.init(text: String(cString: strerror(code)))
     }
 
     /// The reason of `error`. `path`: the path the message names; when the
     /// error was about another one (a missing parent folder, say), that
     /// path is put before the reason.
-    public init(_ error: any Error, about path: String? = nil) {
+    package init(_ error: any Error, about path: String? = nil) {
         if let posix = error as? POSIXError {
             self.init(errno: posix.code.rawValue)
             return

@@ -3,12 +3,12 @@
 /// paths) passes through ``escaped(_:)`` before it is printed, so a name
 /// cannot move the cursor, clear the screen, set the window title or write
 /// the clipboard (OSC 52), and cannot start a line of its own.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character shown as an escape: `\n`, `\r`,
     /// `\t`, and `\u{1B}`-style for the rest of C0, DEL, C1 (U+0080–U+009F)
     /// and the Unicode line and paragraph separators and bidi controls.
     /// Printable text, backslashes included, is unchanged.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         text.escapingScalars(where: needsEscape) { scalar in
             switch scalar {
             case "\n": "\\n"

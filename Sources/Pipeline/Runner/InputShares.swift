@@ -1,8 +1,8 @@
 /// Each input's share of a run's work, for progress: by size when every
 /// input's size is known before reading (archive and image files), else an
 /// equal share each (folders are listed, and streams read, only when reached).
-public enum InputShares {
-    public static func of(sizes: [Int64?]) -> [Double] {
+package enum InputShares {
+    package static func of(sizes: [Int64?]) -> [Double] {
         guard !sizes.isEmpty else { return [] }
         let known = sizes.compactMap { $0 }
         let sum = known.reduce(0, +)

@@ -11,7 +11,7 @@ import Synchronization
 /// decoding contradicts is recomputed and counted (`damaged`). Safe to
 /// use from several workers at once: every write goes to a unique temporary
 /// file and is renamed into place, so readers see a whole file or none.
-public final class StageCache: Sendable {
+package final class StageCache: Sendable {
     static let folder = ".cache/stages"
     /// Far above any real record (a face with every point group is ~20 KB).
     static let sizeLimit = 256 << 20
