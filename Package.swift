@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // MARK: - SIMD target
@@ -11,7 +11,11 @@ import PackageDescription
 // a portable binary; any other value is passed to `-target-cpu`.
 // The command-line entry point is compiled without the flag and checks the CPU
 // (CFacepipeShims, through the one probe in CCPUFeatures) before any SIMD code
-// runs, so an old CPU gets a message, not SIGILL. See docs/DEVELOPMENT.md,
+// runs, so an old CPU gets a message, not SIGILL. These are `unsafeFlags`;
+// SwiftPM accepts them in a package that depends on facepipe by version only
+// because this manifest's tools version is 6.2 or later (below 6.2 the
+// dependency is refused: "contains unsafe build flags");
+// scripts/check-url-dependency.sh checks it. See docs/DEVELOPMENT.md,
 // "CPU target".
 let targetCPU = Context.environment["FACEPIPE_TARGET_CPU"] ?? "haswell"
 let simdSwift: [SwiftSetting] = targetCPU == "generic" ? [] : [.unsafeFlags(["-target-cpu", targetCPU])]
