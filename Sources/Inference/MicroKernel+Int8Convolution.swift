@@ -28,13 +28,11 @@ package enum Int8ConvolutionKernel: String, MicroKernelFamily {
     var entry: MicroKernelEntry<Void, Run> {
         switch self {
         case .qconv_u8s7_1x16_avx512vnni:
-            .init(tile: "1 px × 16 ch", requiredFeatures: Self.vnni,
-                  when: "every int8 first convolution",
+            .init(tile: "1 px × 16 ch", requiredFeatures: Self.needsVNNI, when: "every int8 first convolution",
                   takes: { true },
                   run: { facepipe_qconv_u8s7_1x16_avx512vnni($0) })
         case .qconv_u8s7_1x16_avx512bw:
-            .init(tile: "1 px × 16 ch", requiredFeatures: [.avx2, .fma, .avx512f, .avx512bw, .avx512vl],
-                  when: "every int8 first convolution",
+            .init(tile: "1 px × 16 ch", requiredFeatures: Self.needsBW, when: "every int8 first convolution",
                   takes: { true },
                   run: { facepipe_qconv_u8s7_1x16_avx512bw($0) })
         case .qconv_u8s7_1x8_avx2:
@@ -48,8 +46,9 @@ package enum Int8ConvolutionKernel: String, MicroKernelFamily {
         }
     }
 
-    /// What the VNNI kernel needs.
-    private static let vnni: CPUFeatures = [.avx2, .fma, .avx512f, .avx512bw, .avx512vl, .avx512vnni]
+    /// What the AVX-512 kernels need.
+    private static let needsBW: CPUFeatures = [.avx2, .fma, .avx512f, .avx512bw, .avx512vl]
+    private static let needsVNNI = needsBW.union(.avx512vnni)
 
     package var tile: String { entry.tile }
     package var requiredFeatures: CPUFeatures { entry.requiredFeatures }

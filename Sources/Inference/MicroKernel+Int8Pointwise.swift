@@ -25,8 +25,7 @@ package enum Int8PointwiseKernel: String, MicroKernelFamily {
     var entry: MicroKernelEntry<Void, Run> {
         switch self {
         case .qpw_u8s8_8x32_avx512vnni:
-            .init(tile: "8 px × 32 ch", requiredFeatures: Self.vnni,
-                  when: "every int8 block projection",
+            .init(tile: "8 px × 32 ch", requiredFeatures: Self.needsVNNI, when: "every int8 block projection",
                   takes: { true },
                   run: { facepipe_qpw_u8s8_8x32_avx512vnni($0) })
         case .qpw_u8s8_6x8_avx2:
@@ -41,7 +40,7 @@ package enum Int8PointwiseKernel: String, MicroKernelFamily {
     }
 
     /// What the VNNI kernel needs.
-    private static let vnni: CPUFeatures = [.avx2, .fma, .avx512f, .avx512bw, .avx512vl, .avx512vnni]
+    private static let needsVNNI: CPUFeatures = [.avx2, .fma, .avx512f, .avx512bw, .avx512vl, .avx512vnni]
 
     package var tile: String { entry.tile }
     package var requiredFeatures: CPUFeatures { entry.requiredFeatures }
