@@ -25,6 +25,8 @@ public struct CPUFeatures: OptionSet, Sendable, CustomStringConvertible {
     public static let x86_64_v3: CPUFeatures = [.avx2, .fma, .f16c]
     /// What code compiled for skylake-avx512 (`InferenceWide`) uses: AVX-512 F, BW, DQ and VL.
     public static let skylakeAVX512: CPUFeatures = [.avx512f, .avx512bw, .avx512dq, .avx512vl]
+    /// Every AVX-512 extension the probe reports: what the `.avx2` kernel set leaves out (`KernelSet.features(on:)`).
+    public static let anyAVX512: CPUFeatures = [.avx512f, .avx512bw, .avx512cd, .avx512dq, .avx512vl, .avx512vbmi, .avx512vnni]
 
     /// The running CPU's features.
     public static let current = CPUFeatures(rawValue: facepipe_cpu_features())

@@ -2,7 +2,7 @@ import Foundation
 import InferenceWide
 
 /// Which micro-kernels a model's plan may choose from, fixed when it is
-/// planned (see `ConvolutionKernel`, `DepthwiseKernel`).
+/// planned (see `MicroKernelFamily`).
 ///
 /// `.avx2` holds the 8-lane kernels, compiled for the build's target CPU
 /// (x86-64-v3 by default). `.avx512` adds `InferenceWide`'s 16-lane
@@ -31,6 +31,16 @@ public enum KernelSet: String, Sendable, CaseIterable, CustomStringConvertible {
         switch set {
         case .avx2: true
         case .avx512: AVX512Build.isCompiled && features.isSuperset(of: .skylakeAVX512)
+        }
+    }
+
+    /// What a plan in this set may ask of a CPU with `cpu`: all of it for
+    /// `.avx512`, all but the AVX-512 extensions for `.avx2`. The planner
+    /// chooses each step's micro-kernel with it (`MicroKernelFamily.best(for:features:)`).
+    public func features(on cpu: CPUFeatures) -> CPUFeatures {
+        switch self {
+        case .avx2: cpu.subtracting(.anyAVX512)
+        case .avx512: cpu
         }
     }
 

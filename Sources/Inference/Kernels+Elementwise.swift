@@ -6,10 +6,11 @@ extension Kernels {
     /// very end of the tensor: pixels go in order, so lanes past a pixel's
     /// channels land in the next pixel's slots and are overwritten when it is
     /// computed (a partial store per pixel would go through memory).
-    /// `maxpool2x2s2_1px_avx512` sweeps the whole windows of a row
-    /// (`MaxPool2x2s2AVX512`, exact stores) after the pixels left of them and
-    /// before those right of them, so every spill is still overwritten.
-    static func maxPool(_ step: Step.MaxPool, arena: UnsafeMutablePointer<Float>) {
+    /// With `wholeWindowRows` (`maxpool2x2s2_1px_avx512`) it sweeps the whole
+    /// windows of a row (`MaxPool2x2s2AVX512`, exact stores) after the pixels
+    /// left of them and before those right of them, so every spill is still
+    /// overwritten.
+    static func maxPool(_ step: Step.MaxPool, arena: UnsafeMutablePointer<Float>, wholeWindowRows wide: Bool) {
         let g = step.geometry
         let channels = g.inChannels
         let input = UnsafePointer(arena + step.input)
@@ -19,8 +20,7 @@ extension Kernels {
             store(value, output + element, lanes: element + 8 <= total ? 8 : min(8, channels - c))
         }
         let rowStride = g.inWidth * channels
-        // For `maxpool2x2s2_1px_avx512`: the output columns whose windows lie inside the input's columns.
-        let wide = step.kernel == .maxpool2x2s2_1px_avx512
+        // For `wholeWindowRows`: the output columns whose windows lie inside the input's columns.
         let firstWhole = wide ? min(g.outWidth, (g.padLeft + 1) / 2) : 0
         let endWhole = wide ? max(firstWhole, min(g.outWidth, (g.inWidth + g.padLeft - 2) / 2 + 1)) : 0
         for oy in 0..<g.outHeight {

@@ -61,7 +61,7 @@ extension Planner {
         for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
         for index in nodes.indices where !nodes[index].removed {
             guard case let .convolution(_, _, depthwise, geometry) = nodes[index].kind, !depthwise, geometry.isPointwise,
-                  conv1x1Kernel(outChannels: geometry.outChannels) == .conv1x1_8x32_avx512
+                  convolutionKernel(geometry, fusedAdd: true) == .conv1x1_8x32_avx512
                     || isInt8Pointwise(nodes[index], in: nodes, producers: producer),
                   let residual = nodes[index].residual, consumers[residual] == 1,
                   nodes[index].second == .none || nodes[index].second == .relu,

@@ -20,10 +20,6 @@ extension Planner {
         }
     }
 
-    /// The kernel of an int8 first convolution: the fastest the plan's set
-    /// and this CPU run (`Int8ConvolutionKernel.best`).
-    func int8Kernel() -> Int8ConvolutionKernel { .best(kernels, features: .current) }
-
     /// The step of the first convolution `node` (its activation fused),
     /// placing `Int8ConvolutionWeights`' block in the pool.
     mutating func int8Convolution(_ node: Node, weights: Int, bias: Int?, geometry: WindowGeometry,

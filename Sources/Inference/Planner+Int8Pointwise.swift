@@ -11,10 +11,6 @@ extension Planner {
         return producerIsDepthwise
     }
 
-    /// The kernel of an int8 block projection: the fastest the plan's set
-    /// and this CPU run (`Int8PointwiseKernel.best`).
-    func int8PointwiseKernel() -> Int8PointwiseKernel { .best(kernels, features: .current) }
-
     /// The step of block projection `node`, placing `Int8PointwiseWeights`' block in the pool.
     mutating func int8Pointwise(weights: Int, geometry: WindowGeometry, epilogue: Epilogue, input: Int, output: Int) throws -> Step {
         let layout = Int8PointwiseWeights(inChannels: geometry.inChannels, outChannels: geometry.outChannels)

@@ -3,50 +3,77 @@ import InferenceWide
 import Testing
 import _TestSupport
 
-/// The conv family (any window, stride and padding): every variant's whole
-/// steps against `WindowReference.convolution` bit for bit — borders,
-/// padding rows, interiors narrower than a tile and interiors that are not
-/// a multiple of the tile — and the AVX-512 24-channel interior alone for
-/// every activation.
+/// The fp32 CONV_2D family (`ConvolutionKernel.all`): every kernel's whole
+/// steps against `WindowReference.convolution` bit for bit, on the layers
+/// of `layers` the planner gives it in either kernel set — 1×1 tiles
+/// (pairs of blocks, an odd block, a last block of at most 8 channels, a
+/// single partial block, leftover pixels), windows with borders, padding
+/// rows, interiors narrower than a tile and interiors that are not a
+/// multiple of it — and the AVX-512 24-channel interior alone for every
+/// activation.
 @Suite struct ConvKernelTests {
-    /// Output maps (height, width, padding, stride).
-    static let maps: [(Int, Int, Int8, Int)] = [(7, 16, 0, 2), (9, 23, 0, 2), (6, 37, 0, 2), (11, 64, 1, 2), (5, 21, 1, 2),
-                                                (8, 9, 0, 2), (6, 13, 0, 1)]
-    /// (kernel name, window, output channels) on the 8-lane set.
-    static let avx2Layers = [("conv_4x16_avx2", 3, 16), ("conv_4x16_avx2", 3, 40), ("conv_4x16_avx2", 5, 8),
-                             ("conv_4x24_avx2", 5, 24), ("conv_4x24_avx2", 3, 20)]
-    /// (kernel name, window, output channels) on the AVX-512 set.
-    static let avx512Layers = [("conv_8x24_avx512_interior_avx2_border", 5, 24), ("conv_8x16_avx512_interior_avx2_border", 3, 16),
-                               ("conv_8x32_avx512_interior_avx2_border", 3, 32), ("conv_4x16_avx2", 3, 40)]
+    /// One CONV_2D on a `height`×`width`×`inChannels` input; padding 0 SAME, 1 VALID.
+    struct Layer: CustomStringConvertible {
+        var window: Int, stride: Int, outChannels: Int
+        var height: Int, width: Int, inChannels: Int, padding: Int8
 
-    @Test(arguments: avx2Layers, maps)
-    func avx2Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int8, Int)) throws {
-        try check(.avx2, layer, map)
+        var shape: MicroKernelShape {
+            MicroKernelShape(kernelHeight: window, kernelWidth: window, strideHeight: stride, strideWidth: stride,
+                             outChannels: outChannels, isPointwise: window == 1 && stride == 1, fusedAdd: false)
+        }
+
+        var description: String {
+            "\(window)×\(window)/\(stride) \(inChannels) → \(outChannels) on \(height)×\(width), padding \(padding)"
+        }
     }
 
-    @Test(.avx512, arguments: avx512Layers, maps)
-    func avx512Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int8, Int)) throws {
-        try check(.avx512, layer, map)
+    /// 1×1 layers on a 5×7×24 input, 2 to 96 output channels.
+    static let pointwise = [2, 6, 8, 16, 24, 28, 36, 48, 56, 72, 88, 96].map {
+        Layer(window: 1, stride: 1, outChannels: $0, height: 5, width: 7, inChannels: 24, padding: 1)
+    }
+    /// Windowed layers (window, output channels) on 3-channel maps (height, width, padding, stride).
+    static let windowed = [(3, 16), (3, 40), (5, 8), (5, 24), (3, 20), (3, 32)].flatMap { window, outChannels in
+        [(7, 16, 0, 2), (9, 23, 0, 2), (6, 37, 0, 2), (11, 64, 1, 2), (5, 21, 1, 2), (8, 9, 0, 2), (6, 13, 0, 1)].map {
+            (height: Int, width: Int, padding: Int8, stride: Int) in
+            Layer(window: window, stride: stride, outChannels: outChannels, height: height, width: width, inChannels: 3,
+                  padding: padding)
+        }
+    }
+    static let layers = pointwise + windowed
+
+    /// Each kernel of the list on every layer the planner gives it, in
+    /// every kernel set this machine has; a kernel no layer reaches fails.
+    @Test(arguments: ConvolutionKernel.all)
+    func everyKernelMatchesTheReferenceBitForBit(_ kernel: ConvolutionKernel) throws {
+        try requireRunnable(kernel)
+        var checked = 0
+        for set in KernelSet.allCases where set.isAvailable {
+            for layer in Self.layers where ConvolutionKernel.best(for: layer.shape, features: set.features(on: .current)) == kernel {
+                try check(kernel, set, layer)
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "no layer of ConvKernelTests.layers is planned with \(kernel): add one")
     }
 
-    private func check(_ kernels: KernelSet, _ layer: (name: String, kernel: Int, outChannels: Int),
-                       _ map: (height: Int, width: Int, padding: Int8, stride: Int)) throws {
-        let inChannels = 3
+    private func check(_ kernel: ConvolutionKernel, _ kernels: KernelSet, _ layer: Layer) throws {
         for activation: Int8 in [0, 1, 3] {
-            let tiny = TinyConvModel.convolution(height: map.height, width: map.width, inChannels: inChannels,
-                                                 outChannels: layer.outChannels, kernel: layer.kernel, stride: map.stride,
-                                                 padding: map.padding, activation: activation, seed: UInt64(map.width))
+            let tiny = TinyConvModel.convolution(height: layer.height, width: layer.width, inChannels: layer.inChannels,
+                                                 outChannels: layer.outChannels, kernel: layer.window, stride: layer.stride,
+                                                 padding: layer.padding, activation: activation,
+                                                 seed: UInt64(layer.window == 1 ? layer.outChannels : layer.width))
             let model = try Model(bytes: tiny.serialized(), kernels: kernels)
-            #expect(model.stepSummaries.map(\.kernel) == [layer.name])
-            var generator = SplitMix64(seed: UInt64(map.height * map.width))
-            let input = (0..<(map.height * map.width * inChannels)).map { _ in generator.unitFloat() * 2 - 1 }
+            #expect(model.stepSummaries.map(\.kernel) == [kernel.rawValue], "\(layer) in the \(kernels) set")
+            var generator = SplitMix64(seed: UInt64(layer.window == 1 ? layer.outChannels + 1 : layer.height * layer.width))
+            let scale: Float = layer.window == 1 ? 8 : 2
+            let input = (0..<(layer.height * layer.width * layer.inChannels)).map { _ in generator.unitFloat() * scale - scale / 2 }
             let got = try Interpreter(model: model).run([input])[0]
-            let shape = WindowReference.Shape(height: map.height, width: map.width, kernel: layer.kernel, stride: map.stride,
-                                              padding: map.padding)
-            let expected = WindowReference.convolution(input, shape, inChannels: inChannels, weights: tiny.weights,
+            let shape = WindowReference.Shape(height: layer.height, width: layer.width, kernel: layer.window, stride: layer.stride,
+                                              padding: layer.padding)
+            let expected = WindowReference.convolution(input, shape, inChannels: layer.inChannels, weights: tiny.weights,
                                                        bias: tiny.bias, activation: activation)
             #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
-                    "\(layer.name) \(layer.kernel)×\(layer.kernel)/\(map.stride) on \(map.height)×\(map.width), padding \(map.padding), activation \(activation)")
+                    "\(kernel) in the \(kernels) set: \(layer), activation \(activation)")
         }
     }
 

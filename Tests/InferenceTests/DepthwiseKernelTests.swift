@@ -3,31 +3,37 @@ import InferenceWide
 import Testing
 import _TestSupport
 
-/// The depthwise family: every variant's whole steps (borders, padding
-/// rows, tiny maps) against `WindowReference.depthwise` bit for bit, and
-/// the AVX-512 row sweeps alone for every activation.
+/// The fp32 depthwise family (`DepthwiseKernel.all`): every kernel's whole
+/// steps (borders, padding rows, tiny maps) against
+/// `WindowReference.depthwise` bit for bit, on the layers the planner
+/// gives it in either kernel set, and the AVX-512 row sweeps alone for
+/// every activation.
 @Suite struct DepthwiseKernelTests {
     /// Maps (height, width, channels, padding).
     static let maps: [(Int, Int, Int, Int8)] = [(5, 7, 24, 0), (1, 1, 8, 0), (2, 3, 28, 0), (6, 4, 42, 0), (9, 11, 32, 1),
                                                 (4, 19, 96, 0), (12, 21, 20, 0)]
-    /// (kernel name, window, stride) on the 8-lane set.
-    static let avx2Layers = [("dwconv3x3s1_8px_avx2", 3, 1), ("dwconv3x3s2_4px_avx2", 3, 2), ("dwconv3x3_4px_avx2", 3, 3),
-                             ("dwconv5x5_4px_avx2", 5, 1), ("dwconv5x5_4px_avx2", 5, 2), ("dwconv_1px_avx2", 7, 1),
-                             ("dwconv_1px_avx2", 2, 2)]
-    /// (kernel name, window, stride) on the AVX-512 set.
-    static let avx512Layers = [("dwconv3x3s1_4rows_avx512", 3, 1), ("dwconv3x3s2_8px_avx512", 3, 2)]
+    /// (window, stride): every window and stride the list tells apart.
+    static let windows = [(3, 1), (3, 2), (3, 3), (5, 1), (5, 2), (7, 1), (2, 2)]
 
-    @Test(arguments: avx2Layers, maps)
-    func avx2Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int, Int8)) throws {
-        try check(.avx2, layer, map)
+    /// Each kernel of the list on every window the planner gives it, in
+    /// every kernel set this machine has; a kernel no window reaches fails.
+    @Test(arguments: DepthwiseKernel.all)
+    func everyKernelMatchesTheReferenceBitForBit(_ kernel: DepthwiseKernel) throws {
+        try requireRunnable(kernel)
+        var checked = 0
+        for set in KernelSet.allCases where set.isAvailable {
+            for (window, stride) in Self.windows {
+                let shape = MicroKernelShape(kernelHeight: window, kernelWidth: window, strideHeight: stride, strideWidth: stride,
+                                             outChannels: 0, isPointwise: false, fusedAdd: false)
+                guard DepthwiseKernel.best(for: shape, features: set.features(on: .current)) == kernel else { continue }
+                for map in Self.maps { try check(kernel, set, (window, stride), map) }
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "no window of DepthwiseKernelTests.windows is planned with \(kernel): add one")
     }
 
-    @Test(.avx512, arguments: avx512Layers, maps)
-    func avx512Kernels(_ layer: (String, Int, Int), _ map: (Int, Int, Int, Int8)) throws {
-        try check(.avx512, layer, map)
-    }
-
-    private func check(_ kernels: KernelSet, _ layer: (name: String, kernel: Int, stride: Int),
+    private func check(_ kernel: DepthwiseKernel, _ kernels: KernelSet, _ layer: (kernel: Int, stride: Int),
                        _ map: (height: Int, width: Int, channels: Int, padding: Int8)) throws {
         // VALID needs the window inside the map.
         guard map.padding == 0 || (map.height >= layer.kernel && map.width >= layer.kernel) else { return }
@@ -36,7 +42,7 @@ import _TestSupport
                                                stride: layer.stride, padding: map.padding, activation: activation,
                                                seed: UInt64(map.channels + Int(activation)))
             let model = try Model(bytes: tiny.serialized(), kernels: kernels)
-            #expect(model.stepSummaries.map(\.kernel) == [layer.name])
+            #expect(model.stepSummaries.map(\.kernel) == [kernel.rawValue], "\(layer) on \(map) in the \(kernels) set")
             var generator = SplitMix64(seed: UInt64(map.height * map.width))
             let input = (0..<(map.height * map.width * map.channels)).map { _ in generator.unitFloat() * 4 - 2 }
             let got = try Interpreter(model: model).run([input])[0]
@@ -44,7 +50,7 @@ import _TestSupport
                                               padding: map.padding)
             let expected = WindowReference.depthwise(input, shape, weights: tiny.weights, bias: tiny.bias, activation: activation)
             #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
-                    "\(layer.name) \(layer.kernel)×\(layer.kernel)/\(layer.stride) on \(map.height)×\(map.width)×\(map.channels), padding \(map.padding), activation \(activation)")
+                    "\(kernel) in the \(kernels) set, \(layer.kernel)×\(layer.kernel)/\(layer.stride) on \(map.height)×\(map.width)×\(map.channels), padding \(map.padding), activation \(activation)")
         }
     }
 

@@ -3,8 +3,9 @@ import Inference
 import Testing
 import _TestSupport
 
-/// The int8 first-convolution family (`Int8ConvolutionKernel`): every
-/// kernel the CPU runs against `Int8Reference` bit for bit — SAME and
+/// The int8 first-convolution family (`Int8ConvolutionKernel.all`): every
+/// kernel against `Int8Reference` bit for bit (a kernel the CPU lacks is
+/// skipped with its reason) — SAME and
 /// VALID padding, odd sizes, interiors narrower than the window, channel
 /// counts that end in a partial vector — and the real detector planned
 /// with an int8 first layer: the same bits from every kernel, close to fp32.
@@ -14,26 +15,24 @@ import _TestSupport
                                                 (3, 4, 0, 2), (6, 13, 0, 1), (1, 1, 0, 1)]
     /// (window, output channels).
     static let layers = [(5, 24), (3, 16), (5, 8), (3, 20), (5, 40), (1, 3)]
-    static let kernels = Int8ConvolutionKernel.allCases.filter { CPUFeatures.current.isSuperset(of: $0.requiredFeatures) }
 
-    @Test(arguments: layers, maps)
-    func kernelsMatchTheReferenceBitForBit(_ layer: (Int, Int), _ map: (Int, Int, Int8, Int)) throws {
+    @Test(arguments: Int8ConvolutionKernel.all, layers)
+    func everyKernelMatchesTheReferenceBitForBit(_ kernel: Int8ConvolutionKernel, _ layer: (Int, Int)) throws {
+        try requireRunnable(kernel)
         let (window, outChannels) = layer
-        let (height, width, padding, stride) = map
-        guard padding == 0 || (height >= window && width >= window) else { return }
-        for activation: Int8 in [0, 1, 3] {
-            var tiny = TinyConvModel.convolution(height: height, width: width, inChannels: 3, outChannels: outChannels, kernel: window,
-                                                 stride: stride, padding: padding, activation: activation, seed: UInt64(width * 31 + window))
-            // Pixels of both extremes, weights of both signs and one channel of zeros.
-            tiny.weights = tiny.weights.enumerated().map { $0.offset / (window * window * 3) == 1 ? 0 : $0.element * 3 }
-            let model = try Model(bytes: tiny.serialized(), firstConvolution: .int8)
-            var generator = SplitMix64(seed: UInt64(height * width))
-            let pixels = (0..<(height * width * 3)).map { index -> UInt8 in
-                index % 17 == 0 ? 255 : index % 19 == 0 ? 0 : UInt8(generator.next() >> 56)
-            }
-            let expected = Int8Reference.convolution(pixels, .init(height: height, width: width, kernel: window, stride: stride, padding: padding),
-                                                     inChannels: 3, weights: tiny.weights, bias: tiny.bias, activation: activation)
-            for kernel in Self.kernels {
+        for (height, width, padding, stride) in Self.maps where padding == 0 || (height >= window && width >= window) {
+            for activation: Int8 in [0, 1, 3] {
+                var tiny = TinyConvModel.convolution(height: height, width: width, inChannels: 3, outChannels: outChannels, kernel: window,
+                                                     stride: stride, padding: padding, activation: activation, seed: UInt64(width * 31 + window))
+                // Pixels of both extremes, weights of both signs and one channel of zeros.
+                tiny.weights = tiny.weights.enumerated().map { $0.offset / (window * window * 3) == 1 ? 0 : $0.element * 3 }
+                let model = try Model(bytes: tiny.serialized(), firstConvolution: .int8)
+                var generator = SplitMix64(seed: UInt64(height * width))
+                let pixels = (0..<(height * width * 3)).map { index -> UInt8 in
+                    index % 17 == 0 ? 255 : index % 19 == 0 ? 0 : UInt8(generator.next() >> 56)
+                }
+                let expected = Int8Reference.convolution(pixels, .init(height: height, width: width, kernel: window, stride: stride, padding: padding),
+                                                         inChannels: 3, weights: tiny.weights, bias: tiny.bias, activation: activation)
                 let got = try Self.run(model.replacingInt8Kernel(with: kernel), pixels)
                 #expect(got.map(\.bitPattern) == expected.map(\.bitPattern),
                         "\(kernel) \(window)×\(window)/\(stride) → \(outChannels) on \(height)×\(width), padding \(padding), activation \(activation)")
@@ -54,10 +53,11 @@ import _TestSupport
 
     @Test func theKernelFollowsTheSetAndTheCPU() {
         let zen4: CPUFeatures = [.avx2, .fma, .f16c, .avx512f, .avx512bw, .avx512dq, .avx512vl, .avx512vnni]
-        #expect(Int8ConvolutionKernel.best(.avx512, features: zen4) == .qconv_u8s7_1x16_avx512vnni)
-        #expect(Int8ConvolutionKernel.best(.avx512, features: zen4.subtracting(.avx512vnni)) == .qconv_u8s7_1x16_avx512bw)
-        #expect(Int8ConvolutionKernel.best(.avx2, features: zen4) == .qconv_u8s7_1x8_avx2)
-        #expect(Int8ConvolutionKernel.best(.avx2, features: []) == .qconv_u8s7_1x8_scalar)
+        func best(_ set: KernelSet, _ cpu: CPUFeatures) -> Int8ConvolutionKernel { .best(features: set.features(on: cpu)) }
+        #expect(best(.avx512, zen4) == .qconv_u8s7_1x16_avx512vnni)
+        #expect(best(.avx512, zen4.subtracting(.avx512vnni)) == .qconv_u8s7_1x16_avx512bw)
+        #expect(best(.avx2, zen4) == .qconv_u8s7_1x8_avx2)
+        #expect(best(.avx2, []) == .qconv_u8s7_1x8_scalar)
     }
 
     /// A graph that does not start with a CONV_2D on a 3-channel float input cannot take bytes.
@@ -72,8 +72,9 @@ import _TestSupport
 
     /// The short-range detector on a random canvas at 384×384 and an odd
     /// size: every kernel gives the same bits, and the outputs stay close to fp32.
-    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: [(384, 384), (136, 200)])
-    func detectorPlansAgreeAcrossKernels(_ size: (Int, Int)) throws {
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: Int8ConvolutionKernel.all, [(384, 384), (136, 200)])
+    func detectorPlansAgreeAcrossKernels(_ kernel: Int8ConvolutionKernel, _ size: (Int, Int)) throws {
+        try requireRunnable(kernel)
         let (height, width) = size
         let base = try Model(contentsOf: Fixtures.model("face_detection_short_range.tflite"))
         let float = try base.resized(inputShape: [1, height, width, 3])
@@ -87,10 +88,8 @@ import _TestSupport
             return UInt8(min(255, (x + y) * 200 / (width + height) + Int(generator.next() >> 59) + (index % 3) * 20))
         }
         let reference = try Self.run(int8.replacingInt8Kernel(with: .qconv_u8s7_1x8_scalar), pixels, output: 0)
-        for kernel in Self.kernels {
-            let got = try Self.run(int8.replacingInt8Kernel(with: kernel), pixels, output: 0)
-            #expect(got.map(\.bitPattern) == reference.map(\.bitPattern), "\(kernel) at \(width)×\(height)")
-        }
+        let got = try Self.run(int8.replacingInt8Kernel(with: kernel), pixels, output: 0)
+        #expect(got.map(\.bitPattern) == reference.map(\.bitPattern), "\(kernel) at \(width)×\(height)")
         let floats = pixels.map { Float($0) * (2 / 255) - 1 }
         let expected = try Interpreter(model: float).run([floats])[0]
         let worst = zip(reference, expected).map { abs($0 - $1) }.max() ?? 0

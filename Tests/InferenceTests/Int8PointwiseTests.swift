@@ -5,15 +5,14 @@ import Testing
 import _TestSupport
 
 /// The int8 block projections (`PointwiseConvolution.int8`,
-/// `Int8PointwiseKernel`): every kernel the CPU runs against a Swift
+/// `Int8PointwiseKernel.all`): every kernel (one the CPU lacks is skipped
+/// with its reason) against a Swift
 /// reference of `int8_pointwise.h`'s contract bit for bit — pixel counts
 /// that end inside a tile, channel counts that end inside a vector or a
 /// group of four, narrow residuals, every activation, zero pixels — and the
 /// real detector planned with int8 projections: the same bits from every
 /// kernel, close to fp32.
 @Suite struct Int8PointwiseTests {
-    static let kernels = Int8PointwiseKernel.allCases.filter { CPUFeatures.current.isSuperset(of: $0.requiredFeatures) }
-
     /// An activation of the contract, as the C enum and a Swift function.
     enum Kind: CaseIterable {
         case none, relu, relu6, prelu
@@ -49,8 +48,9 @@ import _TestSupport
         (40, 16, 16, 16, .none, .relu), (61, 20, 24, 0, .relu, .none), (33, 128, 16, 0, .none, .none), (19, 132, 8, 0, .none, .relu),
     ]
 
-    @Test(arguments: cases)
-    func kernelsMatchTheContractBitForBit(_ shape: (Int, Int, Int, Int, Kind, Kind)) {
+    @Test(arguments: Int8PointwiseKernel.all, cases)
+    func everyKernelMatchesTheContractBitForBit(_ kernel: Int8PointwiseKernel, _ shape: (Int, Int, Int, Int, Kind, Kind)) throws {
+        try requireRunnable(kernel)
         let (pixels, inC, outC, residualC, first, second) = shape
         var generator = SplitMix64(seed: UInt64(pixels * 1000 + inC * 10 + outC))
         func value() -> Float { (generator.unitFloat() - 0.5) * 8 }
@@ -68,32 +68,30 @@ import _TestSupport
 
         let expected = Self.reference(input: input, pixels: pixels, inC: inC, outC: outC, weights: weights, bias: bias,
                                       residual: residual, residualC: residualC, first: first, second: second, slopes: slopes)
-        for kernel in Self.kernels {
-            var output = [Float](repeating: .nan, count: pixels * outC)
-            table.withUnsafeBufferPointer { t in
-                input.withUnsafeBufferPointer { x in
-                    bias.withUnsafeBufferPointer { b in
-                        slopes.withUnsafeBufferPointer { s in
-                            residual.withUnsafeBufferPointer { r in
-                                output.withUnsafeMutableBufferPointer { out in
-                                    var parameters = facepipe_qpw_params(
-                                        input: x.baseAddress, pixels: Int32(pixels), in_channels: Int32(inC), out_channels: Int32(outC),
-                                        weights: UnsafeRawPointer(t.baseAddress!).assumingMemoryBound(to: Int8.self),
-                                        zero_sums: UnsafeRawPointer(t.baseAddress! + layout.zeroSumsOffset).assumingMemoryBound(to: Int32.self),
-                                        scales: t.baseAddress! + layout.scalesOffset, bias: b.baseAddress,
-                                        residual: residualC > 0 ? r.baseAddress : nil, residual_channels: Int32(residualC > 0 ? residualC : outC),
-                                        first: first.c, second: second.c, first_slopes: s.baseAddress, second_slopes: s.baseAddress,
-                                        output: out.baseAddress)
-                                    withUnsafePointer(to: &parameters) { kernel.run($0) }
-                                }
+        var output = [Float](repeating: .nan, count: pixels * outC)
+        table.withUnsafeBufferPointer { t in
+            input.withUnsafeBufferPointer { x in
+                bias.withUnsafeBufferPointer { b in
+                    slopes.withUnsafeBufferPointer { s in
+                        residual.withUnsafeBufferPointer { r in
+                            output.withUnsafeMutableBufferPointer { out in
+                                var parameters = facepipe_qpw_params(
+                                    input: x.baseAddress, pixels: Int32(pixels), in_channels: Int32(inC), out_channels: Int32(outC),
+                                    weights: UnsafeRawPointer(t.baseAddress!).assumingMemoryBound(to: Int8.self),
+                                    zero_sums: UnsafeRawPointer(t.baseAddress! + layout.zeroSumsOffset).assumingMemoryBound(to: Int32.self),
+                                    scales: t.baseAddress! + layout.scalesOffset, bias: b.baseAddress,
+                                    residual: residualC > 0 ? r.baseAddress : nil, residual_channels: Int32(residualC > 0 ? residualC : outC),
+                                    first: first.c, second: second.c, first_slopes: s.baseAddress, second_slopes: s.baseAddress,
+                                    output: out.baseAddress)
+                                withUnsafePointer(to: &parameters) { kernel.run($0) }
                             }
                         }
                     }
                 }
             }
-            #expect(output.map(\.bitPattern) == expected.map(\.bitPattern),
-                    "\(kernel): \(pixels) pixels, \(inC) → \(outC), residual \(residualC), \(first)/\(second)")
         }
+        #expect(output.map(\.bitPattern) == expected.map(\.bitPattern),
+                "\(kernel): \(pixels) pixels, \(inC) → \(outC), residual \(residualC), \(first)/\(second)")
         // And close to the fp32 layer on the ordinary pixels (pixel 1's outlier
         // takes its other channels' precision, by design of a per-pixel scale).
         let exact = Self.float32(input: input, pixels: pixels, inC: inC, outC: outC, weights: weights, bias: bias,
@@ -106,17 +104,19 @@ import _TestSupport
 
     @Test func theKernelFollowsTheSetAndTheCPU() {
         let zen4: CPUFeatures = [.avx2, .fma, .f16c, .avx512f, .avx512bw, .avx512dq, .avx512vl, .avx512vnni]
-        #expect(Int8PointwiseKernel.best(.avx512, features: zen4) == .qpw_u8s8_8x32_avx512vnni)
-        #expect(Int8PointwiseKernel.best(.avx512, features: zen4.subtracting(.avx512vnni)) == .qpw_u8s8_6x8_avx2)
-        #expect(Int8PointwiseKernel.best(.avx2, features: zen4) == .qpw_u8s8_6x8_avx2)
-        #expect(Int8PointwiseKernel.best(.avx2, features: []) == .qpw_u8s8_1x1_scalar)
+        func best(_ set: KernelSet, _ cpu: CPUFeatures) -> Int8PointwiseKernel { .best(features: set.features(on: cpu)) }
+        #expect(best(.avx512, zen4) == .qpw_u8s8_8x32_avx512vnni)
+        #expect(best(.avx512, zen4.subtracting(.avx512vnni)) == .qpw_u8s8_6x8_avx2)
+        #expect(best(.avx2, zen4) == .qpw_u8s8_6x8_avx2)
+        #expect(best(.avx2, []) == .qpw_u8s8_1x1_scalar)
     }
 
     /// The short-range detector: the 16 block projections run int8, the
     /// heads and every other layer as before; every kernel gives the same
     /// bits on a tiled photo, and the outputs stay close to fp32.
-    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: [(384, 384), (136, 200)])
-    func detectorPlansAgreeAcrossKernels(_ size: (Int, Int)) throws {
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: Int8PointwiseKernel.all, [(384, 384), (136, 200)])
+    func detectorPlansAgreeAcrossKernels(_ kernel: Int8PointwiseKernel, _ size: (Int, Int)) throws {
+        try requireRunnable(kernel)
         let (height, width) = size
         let base = try Model(contentsOf: Fixtures.model("face_detection_short_range.tflite"))
         let float = try base.resized(inputShape: [1, height, width, 3])
@@ -136,10 +136,8 @@ import _TestSupport
         // A real face, tiled (the astronaut photo at 128 px).
         let pixels = try RowStreamingTests.photo(height: height, width: width)
         let reference = try Interpreter(model: int8.replacingInt8PointwiseKernel(with: .qpw_u8s8_1x1_scalar)).run([pixels])
-        for kernel in Self.kernels {
-            let got = try Interpreter(model: int8.replacingInt8PointwiseKernel(with: kernel)).run([pixels])
-            #expect(got.map { $0.map(\.bitPattern) } == reference.map { $0.map(\.bitPattern) }, "\(kernel) at \(width)×\(height)")
-        }
+        let got = try Interpreter(model: int8.replacingInt8PointwiseKernel(with: kernel)).run([pixels])
+        #expect(got.map { $0.map(\.bitPattern) } == reference.map { $0.map(\.bitPattern) }, "\(kernel) at \(width)×\(height)")
         // Close to fp32 where it matters: face probabilities (logits move by
         // up to about 1), the anchors that find a face, and the boxes overall.
         let expected = try Interpreter(model: float).run([pixels])

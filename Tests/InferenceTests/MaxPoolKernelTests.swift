@@ -3,16 +3,19 @@ import InferenceWide
 import Testing
 import _TestSupport
 
-/// The max-pool family: the 8-lane kernel against the taps' maximum, and the
-/// AVX-512 kernel against the 8-lane one bit for bit, signed zeros and NaNs
-/// included (a maximum is exact, so only the order of the comparisons could
-/// tell them apart).
+/// The max-pool family (`PoolKernel.all`): every kernel against the
+/// windows' maximum taken in the kernels' order, bit for bit, signed zeros
+/// and NaNs included (a maximum is exact, so only the order of the
+/// comparisons could tell kernels apart).
 @Suite struct MaxPoolKernelTests {
     /// Maps (height, width, channels, padding): even and odd sides (SAME pads
     /// the right column and bottom row of an odd side), one pixel, 8 to 88
     /// channels (BlazeFace's shortcuts: 28, 42, 88).
     static let maps: [(Int, Int, Int, Int8)] = [(6, 8, 28, 1), (7, 9, 28, 0), (5, 11, 42, 0), (4, 6, 88, 1), (3, 5, 16, 0),
                                                 (2, 2, 8, 1), (1, 1, 24, 0), (9, 3, 20, 0)]
+    /// The maps' pooling: 2×2, stride 2.
+    static let shape = MicroKernelShape(kernelHeight: 2, kernelWidth: 2, strideHeight: 2, strideWidth: 2, outChannels: 0,
+                                        isPointwise: false, fusedAdd: false)
 
     /// Inputs in [−2, 2) with every seventh value a signed zero and every
     /// thirteenth a NaN.
@@ -26,39 +29,55 @@ import _TestSupport
         }
     }
 
-    private func run(_ kernels: KernelSet, _ map: (height: Int, width: Int, channels: Int, padding: Int8), _ input: [Float]) throws -> [Float] {
-        let tiny = TinyConvModel.maxPool(height: map.height, width: map.width, channels: map.channels, padding: map.padding)
-        let model = try Model(bytes: tiny.serialized(), kernels: kernels)
-        #expect(model.stepSummaries.map(\.kernel) == [kernels == .avx512 ? "maxpool2x2s2_1px_avx512" : "maxpool_1px_avx2"])
-        return try Interpreter(model: model).run([input])[0]
-    }
+    /// The kernels' comparison (`Kernels.maximum`): `b` where `a < b`, so a NaN in `b` never wins.
+    static func maximum(_ a: Float, _ b: Float) -> Float { a < b ? b : a }
 
-    @Test(arguments: maps)
-    func avx2KernelTakesTheWindowsMaximum(_ map: (Int, Int, Int, Int8)) throws {
-        let (height, width, channels, padding) = map
-        var generator = SplitMix64(seed: UInt64(height * width * channels))
-        let input = (0..<(height * width * channels)).map { _ in generator.unitFloat() * 4 - 2 }
-        let got = try run(.avx2, map, input)
-        let outHeight = padding == 0 ? (height + 1) / 2 : height / 2, outWidth = padding == 0 ? (width + 1) / 2 : width / 2
-        #expect(got.count == outHeight * outWidth * channels)
+    /// The 2×2, stride-2 pooling of `input` in the kernels' order: a whole
+    /// window as the maximum of its rows' maxima, a window cut by padding
+    /// folded from −∞ over its taps in row order.
+    static func reference(_ input: [Float], _ map: (height: Int, width: Int, channels: Int, padding: Int8)) -> [Float] {
+        let outHeight = map.padding == 0 ? (map.height + 1) / 2 : map.height / 2
+        let outWidth = map.padding == 0 ? (map.width + 1) / 2 : map.width / 2
+        func at(_ y: Int, _ x: Int, _ c: Int) -> Float { input[(y * map.width + x) * map.channels + c] }
+        var output = [Float]()
         for oy in 0..<outHeight {
             for ox in 0..<outWidth {
-                for c in 0..<channels {
-                    var best = -Float.infinity
-                    for y in (2 * oy)..<min(height, 2 * oy + 2) {
-                        for x in (2 * ox)..<min(width, 2 * ox + 2) { best = max(best, input[(y * width + x) * channels + c]) }
+                for c in 0..<map.channels {
+                    let (y, x) = (2 * oy, 2 * ox)
+                    if y + 1 < map.height && x + 1 < map.width {
+                        output.append(maximum(maximum(at(y, x, c), at(y, x + 1, c)), maximum(at(y + 1, x, c), at(y + 1, x + 1, c))))
+                        continue
                     }
-                    #expect(got[(oy * outWidth + ox) * channels + c] == best, "\(map): (\(oy), \(ox), \(c))")
+                    var best = -Float.infinity
+                    for ty in y..<min(map.height, y + 2) {
+                        for tx in x..<min(map.width, x + 2) { best = maximum(best, at(ty, tx, c)) }
+                    }
+                    output.append(best)
                 }
             }
         }
+        return output
     }
 
-    @Test(.avx512, arguments: maps)
-    func avx512KernelMatchesTheAVX2KernelBitForBit(_ map: (Int, Int, Int, Int8)) throws {
-        let input = Self.input(count: map.0 * map.1 * map.2, seed: UInt64(map.2))
-        let wide = try run(.avx512, map, input), narrow = try run(.avx2, map, input)
-        #expect(wide.map(\.bitPattern) == narrow.map(\.bitPattern), "\(map)")
+    /// Each kernel of the list on every map, in every kernel set this
+    /// machine has that plans it; a kernel no set plans fails.
+    @Test(arguments: PoolKernel.all)
+    func everyKernelTakesTheWindowsMaximumBitForBit(_ kernel: PoolKernel) throws {
+        try requireRunnable(kernel)
+        var checked = 0
+        for set in KernelSet.allCases where set.isAvailable && PoolKernel.best(for: Self.shape, features: set.features(on: .current)) == kernel {
+            for map in Self.maps {
+                let input = Self.input(count: map.0 * map.1 * map.2, seed: UInt64(map.2))
+                let tiny = TinyConvModel.maxPool(height: map.0, width: map.1, channels: map.2, padding: map.3)
+                let model = try Model(bytes: tiny.serialized(), kernels: set)
+                #expect(model.stepSummaries.map(\.kernel) == [kernel.rawValue], "\(map) in the \(set) set")
+                let got = try Interpreter(model: model).run([input])[0]
+                let expected = Self.reference(input, map)
+                #expect(got.map(\.bitPattern) == expected.map(\.bitPattern), "\(kernel) in the \(set) set on \(map)")
+            }
+            checked += 1
+        }
+        #expect(checked > 0, "no kernel set plans \(kernel) for a 2×2, stride-2 pool: add a map it takes")
     }
 
     /// `MaxPool2x2s2AVX512.row` alone: every pixel's channels, and nothing
@@ -74,12 +93,11 @@ import _TestSupport
                                        output: out.baseAddress!)
             }
         }
-        func maximum(_ a: Float, _ b: Float) -> Float { a < b ? b : a }
         for p in 0..<pixels {
             for c in 0..<channels {
-                let top = maximum(input[2 * p * channels + c], input[(2 * p + 1) * channels + c])
-                let bottom = maximum(input[rowFloats + 2 * p * channels + c], input[rowFloats + (2 * p + 1) * channels + c])
-                #expect(output[p * channels + c].bitPattern == maximum(top, bottom).bitPattern, "\(channels) channels: (\(p), \(c))")
+                let top = Self.maximum(input[2 * p * channels + c], input[(2 * p + 1) * channels + c])
+                let bottom = Self.maximum(input[rowFloats + 2 * p * channels + c], input[rowFloats + (2 * p + 1) * channels + c])
+                #expect(output[p * channels + c].bitPattern == Self.maximum(top, bottom).bitPattern, "\(channels) channels: (\(p), \(c))")
             }
         }
         #expect(output[(pixels * channels)...].allSatisfy { $0 == 99 }, "\(channels) channels: a store ran past the last channel")
