@@ -1,9 +1,11 @@
 import TFLite
 
-/// Turns a parsed subgraph into a `Plan`: checks every operator's operands,
-/// infers and checks shapes, folds DEQUANTIZE/DENSIFY of constants, packs
+/// Turns a parsed subgraph into a `Plan`: prepares the operators in graph
+/// order, each by its own `OperatorPreparation` (`Operators/`: operands
+/// checked, shapes inferred, DEQUANTIZE/DENSIFY of constants folded), packs
 /// weights, fuses activations and residual ADDs into convolution epilogues,
-/// and lays out the arena from tensor lifetimes.
+/// and lays out the arena from tensor lifetimes. Every refusal is an
+/// `InferenceError` naming the operator and tensors.
 struct Planner {
     static let maximumElements = 1 << 28
 
