@@ -58,7 +58,7 @@ public final class YuNetDetector {
         let streaming = try RowStreamingInterpreter(model: model, bandRows: bandRows, sharing: sharing)
         guard streaming.headOutputs.count == model.outputs.count,
               Set(streaming.headOutputs.compactMap { $0 }).count == model.outputs.count else {
-            throw InferenceError("YuNet's outputs are not all streamed by rows (heads: \(streaming.headOutputs))")
+            throw InferenceError(.outputsNotStreamed(heads: streaming.headOutputs))
         }
         return streaming
     }

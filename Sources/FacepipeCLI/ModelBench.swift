@@ -53,13 +53,13 @@ struct ModelBench: ParsableCommand {
     func run() throws {
         try ModelCommandSupport.guarded {
             guard iterations >= 1, iterations <= 1_000_000, warmup >= 0, warmup <= 1_000_000 else {
-                throw InferenceError("--iterations must be in 1…1000000 and --warmup in 0…1000000")
+                throw ModelCommandError.iterations(iterations, warmup: warmup)
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
             if firstConvolution != prepared.firstConvolution || pointwise != prepared.pointwise {
                 guard inputs.isEmpty || firstConvolution == .float32 else {
-                    throw InferenceError("--input takes float tensors; --first-convolution int8 runs on random bytes")
+                    throw ModelCommandError.inputWithInt8
                 }
                 prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise)
             }
@@ -78,7 +78,7 @@ struct ModelBench: ParsableCommand {
                 }
             } else {
                 guard inputs.count == prepared.inputs.count else {
-                    throw InferenceError("the model has \(prepared.inputs.count) input(s); got \(inputs.count) --input")
+                    throw ModelCommandError.tensorCount(flag: "--input", tensors: prepared.inputs, given: inputs.count)
                 }
                 for (index, path) in inputs.enumerated() {
                     values.append(try ModelCommandSupport.readTensor(path, for: prepared.inputs[index], index: index))
@@ -87,7 +87,7 @@ struct ModelBench: ParsableCommand {
             let invoke: () -> Void
             var interpreter: Interpreter?
             if stream {
-                guard !profile else { throw InferenceError("--profile times whole-tensor steps; it does not combine with --stream") }
+                guard !profile else { throw ModelCommandError.profileWithStream }
                 let streaming = try RowStreamingInterpreter(model: prepared, bandRows: bandRows)
                 let rowElements = prepared.inputs[0].shape.dropFirst(2).reduce(1, *)
                 if prepared.firstConvolution == .int8 {
@@ -149,10 +149,10 @@ struct ModelBench: ParsableCommand {
     static func resize(_ model: Model, to size: String) throws -> Model {
         let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, (1...4096).contains(parts[0]), (1...4096).contains(parts[1]) else {
-            throw InferenceError("--input-size takes WIDTHxHEIGHT with sides in 1…4096; got \(size)")
+            throw ModelCommandError.inputSize(size)
         }
         guard let shape = model.inputs.first?.shape, model.inputs.count == 1, shape.count == 4 else {
-            throw InferenceError("--input-size needs a model with one NHWC image input")
+            throw ModelCommandError.inputSizeNeedsImage
         }
         return try model.resized(inputShape: [shape[0], parts[1], parts[0], shape[3]])
     }

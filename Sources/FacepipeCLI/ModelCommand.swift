@@ -35,7 +35,7 @@ enum ModelCommandSupport {
         do {
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw InferenceError("cannot read \(what) \(path): \(OSReason(error, about: path))")
+            throw ModelCommandError.unreadable(what: what, path: path, reason: OSReason(error, about: path))
         }
     }
 
@@ -52,9 +52,8 @@ enum ModelCommandSupport {
     /// Reads a raw little-endian float32 file that must hold exactly `tensor`'s elements.
     static func readTensor(_ path: String, for tensor: TensorDescription, index: Int) throws -> [Float] {
         let bytes = try readBytes(path, what: "input file")
-        let expected = tensor.elementCount * 4
-        guard bytes.count == expected else {
-            throw InferenceError("input \(index) '\(tensor.name)' \(tensor.shape) needs \(expected) bytes of float32, \(path) has \(bytes.count)")
+        guard bytes.count == tensor.elementCount * 4 else {
+            throw ModelCommandError.tensorFileSize(index: index, tensor: tensor, path: path, bytes: bytes.count)
         }
         return bytes.withUnsafeBytes { raw in
             (0..<tensor.elementCount).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
@@ -66,7 +65,7 @@ enum ModelCommandSupport {
         bytes.reserveCapacity(values.count * 4)
         for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw InferenceError("cannot write output file \(path)")
+            throw ModelCommandError.unwritable(path: path)
         }
     }
 

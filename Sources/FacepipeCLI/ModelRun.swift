@@ -22,10 +22,10 @@ struct ModelRun: ParsableCommand {
         try ModelCommandSupport.guarded {
             let prepared = try ModelCommandSupport.loadModel(model)
             guard inputs.count == prepared.inputs.count else {
-                throw InferenceError("the model has \(prepared.inputs.count) input(s) (\(prepared.inputs.map(\.description).joined(separator: ", "))); got \(inputs.count) --input")
+                throw ModelCommandError.tensorCount(flag: "--input", tensors: prepared.inputs, given: inputs.count)
             }
             guard outputs.count == prepared.outputs.count else {
-                throw InferenceError("the model has \(prepared.outputs.count) output(s) (\(prepared.outputs.map(\.description).joined(separator: ", "))); got \(outputs.count) --output")
+                throw ModelCommandError.tensorCount(flag: "--output", tensors: prepared.outputs, given: outputs.count)
             }
             let values = try inputs.enumerated().map { try ModelCommandSupport.readTensor($1, for: prepared.inputs[$0], index: $0) }
             let results = try Interpreter(model: prepared).run(values)

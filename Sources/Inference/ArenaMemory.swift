@@ -18,7 +18,7 @@ final class ArenaMemory {
         let bytes = max(count, 1) * MemoryLayout<Float>.stride
         guard let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
-            throw InferenceError("cannot map an arena of \(bytes) bytes: errno \(errno)")
+            throw InferenceError(.memory(.arena, bytes: bytes, errno: errno))
         }
         self.bytes = bytes
         self.count = count

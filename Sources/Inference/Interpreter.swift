@@ -64,15 +64,15 @@ public final class Interpreter {
     /// Copies `inputs` in (sizes checked), invokes, and returns copies of all outputs.
     public func run(_ inputs: [[Float]]) throws -> [[Float]] {
         guard model.firstConvolution == .float32 else {
-            throw InferenceError("the model's first convolution is int8: write its input bytes with withByteInput")
+            throw InferenceError(.needsByteInput)
         }
         guard inputs.count == model.inputs.count else {
-            throw InferenceError("the model takes \(model.inputs.count) inputs, got \(inputs.count)")
+            throw InferenceError(.inputCount(expected: model.inputs.count, got: inputs.count))
         }
         for (index, values) in inputs.enumerated() {
             let expected = model.inputs[index]
             guard values.count == expected.elementCount else {
-                throw InferenceError("input \(index) '\(expected.name)' needs \(expected.elementCount) floats (\(expected.shape)), got \(values.count)")
+                throw InferenceError(.inputSize(index: index, name: expected.name, shape: expected.shape, got: values.count))
             }
             withInput(index) { buffer in _ = buffer.update(from: values) }
         }

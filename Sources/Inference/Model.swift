@@ -39,7 +39,7 @@ public final class Model: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw InferenceError("cannot read model \(url.path): \(error.localizedDescription)")
+            throw InferenceError(.unreadableModel(path: url.path, reason: error.localizedDescription))
         }
         try self.init(bytes: [UInt8](data), inputShape: inputShape, kernels: kernels, firstConvolution: firstConvolution)
     }
@@ -64,8 +64,9 @@ public final class Model: Sendable {
                                   firstConvolution: firstConvolution, pointwise: pointwise)
         do {
             (plan, constants) = try planner.plan()
-        } catch let error as InferenceError where planner.resized {
-            throw InferenceError("cannot plan the model at input shape \(inputShape ?? []): \(error.description)")
+        } catch var error as InferenceError where planner.resized {
+            error.inputShape = inputShape
+            throw error
         }
         self.file = file
         self.kernels = kernels

@@ -15,11 +15,11 @@ extension Planner {
         for output in graph.outputs { last[output] = end }
         var lifetimes: [ArenaLayout.Lifetime] = []
         for (tensor, start) in first {
-            lifetimes.append(.init(tensor: tensor, size: try Self.elementCount(shapes[tensor]!, name(tensor)), first: start, last: last[tensor]!))
+            lifetimes.append(.init(tensor: tensor, size: try Self.elementCount(shapes[tensor]!, of: self.tensor(tensor)), first: start, last: last[tensor]!))
         }
         let layout = ArenaLayout(lifetimes)
         guard layout.size <= Self.maximumElements else {
-            throw InferenceError("the model needs an arena of \(layout.size) floats, more than \(Self.maximumElements)")
+            throw InferenceError(.arenaTooLarge(floats: layout.size, limit: Self.maximumElements))
         }
         func at(_ tensor: Int) -> Int { layout.offsets[tensor]! }
 
@@ -113,7 +113,7 @@ extension Planner {
                         inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, pointwise: pointwise, outputOffsets: graph.outputs.map(at))
         if let sharedConstants {
             guard pool.count + Kernels.readSlack == sharedConstants.count else {
-                throw InferenceError("re-planned constants take \(pool.count) floats, the original plan's \(sharedConstants.count - Kernels.readSlack)")
+                throw InferenceError(.sharedConstantsDiffer(planned: pool.count, shared: sharedConstants.count - Kernels.readSlack))
             }
             return (plan, sharedConstants)
         }

@@ -1,9 +1,11 @@
 import TFLite
 
-/// Turns a parsed subgraph into a `Plan`: checks every operator's operands,
-/// infers and checks shapes, folds DEQUANTIZE/DENSIFY of constants, packs
+/// Turns a parsed subgraph into a `Plan`: prepares the operators in graph
+/// order, each by its own `OperatorPreparation` (`Operators/`: operands
+/// checked, shapes inferred, DEQUANTIZE/DENSIFY of constants folded), packs
 /// weights, fuses activations and residual ADDs into convolution epilogues,
-/// and lays out the arena from tensor lifetimes.
+/// and lays out the arena from tensor lifetimes. Every refusal is an
+/// `InferenceError` naming the operator and tensors.
 struct Planner {
     static let maximumElements = 1 << 28
 
@@ -37,7 +39,7 @@ struct Planner {
     init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2,
          firstConvolution: FirstConvolution = .float32, pointwise: PointwiseConvolution = .float32) throws {
         guard file.subgraphs.count == 1 else {
-            throw InferenceError("the model has \(file.subgraphs.count) subgraphs; only single-subgraph models are supported")
+            throw InferenceError(.subgraphCount(file.subgraphs.count))
         }
         self.file = file
         graph = file.subgraphs[0]
@@ -52,18 +54,21 @@ struct Planner {
 
     // MARK: Tensors
 
-    func name(_ tensor: Int) -> String { "tensor \(tensor) '\(graph.tensors[tensor].name)'" }
+    /// Tensor `index` as errors name it.
+    func tensor(_ index: Int) -> TensorReference { TensorReference(index: index, name: graph.tensors[index].name) }
 
     func isConstant(_ tensor: Int) -> Bool {
         folded[tensor] != nil || !file.data(ofBuffer: graph.tensors[tensor].buffer).isEmpty
     }
 
-    static func elementCount(_ shape: [Int], _ what: @autoclosure () -> String) throws -> Int {
+    /// The number of elements of `shape`, the shape of `tensor`.
+    /// - Throws: `.tooManyElements` on overflow or beyond `maximumElements`.
+    static func elementCount(_ shape: [Int], of tensor: @autoclosure () -> TensorReference) throws -> Int {
         var count = 1
         for dimension in shape {
             let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
             guard !overflow, product <= maximumElements else {
-                throw InferenceError("\(what()) has shape \(shape), larger than \(maximumElements) elements")
+                throw InferenceError(.tooManyElements(tensor(), shape: shape, limit: maximumElements))
             }
             count = product
         }
@@ -75,16 +80,16 @@ struct Planner {
         if let values = folded[tensor] { return values }
         let declared = graph.tensors[tensor]
         let data = file.data(ofBuffer: declared.buffer)
-        guard !data.isEmpty else { throw InferenceError("\(name(tensor)) must be a constant but has no data") }
-        guard declared.sparsity == nil else { throw InferenceError("\(name(tensor)) is sparse and is not densified by a DENSIFY operator") }
-        let count = try Self.elementCount(declared.shape, name(tensor))
+        guard !data.isEmpty else { throw InferenceError(.notConstant(self.tensor(tensor))) }
+        guard declared.sparsity == nil else { throw InferenceError(.sparseNotDensified(self.tensor(tensor))) }
+        let count = try Self.elementCount(declared.shape, of: self.tensor(tensor))
         let values: [Float]
         switch declared.type {
         case .float32:
-            guard data.count == count * 4 else { throw InferenceError("\(name(tensor)) has \(data.count) bytes for \(count) FLOAT32 values") }
+            guard data.count == count * 4 else { throw InferenceError(.byteCount(self.tensor(tensor), bytes: data.count, values: count, type: .float32)) }
             values = Float16Conversion.decodeFloat32(data)
         default:
-            throw InferenceError("\(name(tensor)) has type \(declared.type); only FLOAT32 weights (or FLOAT16 through DEQUANTIZE) are supported")
+            throw InferenceError(.weightType(self.tensor(tensor), declared.type))
         }
         folded[tensor] = values
         return values
@@ -95,10 +100,10 @@ struct Planner {
         let declared = graph.tensors[tensor]
         let data = file.data(ofBuffer: declared.buffer)
         guard declared.type == .int32, !data.isEmpty, data.count % 4 == 0 else {
-            throw InferenceError("\(name(tensor)) must be a constant INT32 tensor (it is \(declared.type), \(data.count) bytes)")
+            throw InferenceError(.notInt32Constant(self.tensor(tensor), type: declared.type, bytes: data.count))
         }
-        let count = try Self.elementCount(declared.shape, name(tensor))
-        guard count == data.count / 4 else { throw InferenceError("\(name(tensor)) has \(data.count) bytes for \(count) INT32 values") }
+        let count = try Self.elementCount(declared.shape, of: self.tensor(tensor))
+        guard count == data.count / 4 else { throw InferenceError(.byteCount(self.tensor(tensor), bytes: data.count, values: count, type: .int32)) }
         return data.withUnsafeBytes { raw in
             (0..<count).map { Int(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self))) }
         }
@@ -110,15 +115,16 @@ struct Planner {
         // Graph inputs.
         for input in graph.inputs {
             let tensor = graph.tensors[input]
-            guard tensor.type == .float32 else { throw InferenceError("model input \(name(input)) has type \(tensor.type); only FLOAT32 is supported") }
-            guard !isConstant(input) else { throw InferenceError("model input \(name(input)) is a constant") }
-            _ = try Self.elementCount(tensor.shape, name(input))
+            guard tensor.type == .float32 else { throw InferenceError(.inputType(self.tensor(input), tensor.type)) }
+            guard !isConstant(input) else { throw InferenceError(.constantInput(self.tensor(input))) }
+            _ = try Self.elementCount(tensor.shape, of: self.tensor(input))
             shapes[input] = tensor.shape
         }
         if let inputShape { try applyInputShape(inputShape) }
         if firstConvolution == .int8 { try checkInt8FirstConvolution() }
-        // Constants get their declared shapes.
+        // Constants get their declared shapes, countable without overflow (operators multiply them out).
         for index in graph.tensors.indices where shapes[index] == nil && isConstant(index) {
+            _ = try Self.elementCount(graph.tensors[index].shape, of: tensor(index))
             shapes[index] = graph.tensors[index].shape
         }
 
@@ -128,7 +134,7 @@ struct Planner {
         }
         for output in graph.outputs {
             guard shapes[output] != nil, !isConstant(output) else {
-                throw InferenceError("model output \(name(output)) is never computed by an operator")
+                throw InferenceError(.outputNotComputed(tensor(output)))
             }
         }
         fuse(&nodes)
@@ -139,17 +145,17 @@ struct Planner {
     /// (same batch and channels, any positive height and width).
     private mutating func applyInputShape(_ requested: [Int]) throws {
         guard graph.inputs.count == 1 else {
-            throw InferenceError("only single-input models can be planned at another input shape; this one has \(graph.inputs.count) inputs")
+            throw InferenceError(.resizeNeedsSingleInput(inputs: graph.inputs.count))
         }
         let input = graph.inputs[0]
         let declared = graph.tensors[input].shape
         guard declared.count == 4, requested.count == 4 else {
-            throw InferenceError("model input \(name(input)) is declared \(declared); only [1, H, W, C] inputs can be planned at another shape, and \(requested) must have rank 4 too")
+            throw InferenceError(.resizeNeedsImage(tensor(input), declared: declared, requested: requested))
         }
         guard requested[0] == declared[0], requested[3] == declared[3], requested[1] >= 1, requested[2] >= 1 else {
-            throw InferenceError("input shape \(requested) must keep the declared batch and channels of \(declared) and have a positive height and width")
+            throw InferenceError(.resizeShape(declared: declared, requested: requested))
         }
-        _ = try Self.elementCount(requested, name(input))
+        _ = try Self.elementCount(requested, of: tensor(input))
         shapes[input] = requested
         resized = requested != declared
     }

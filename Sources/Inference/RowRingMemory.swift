@@ -54,16 +54,16 @@ final class RowRingMemory {
         self.mappedBytes = mappedBytes
 
         let descriptor = facepipe_memory_file("facepipe-row-rings")
-        guard descriptor >= 0 else { throw InferenceError("cannot create a memory file for the row buffers: errno \(errno)") }
+        guard descriptor >= 0 else { throw InferenceError(.memory(.rowBufferFile, bytes: 0, errno: errno)) }
         // The mappings keep the file's pages; the descriptor is not needed after them.
         defer { close(descriptor) }
         guard ftruncate(descriptor, off_t(physicalFloats * floatBytes)) == 0 else {
-            throw InferenceError("cannot size the row buffers' memory file to \(physicalFloats * floatBytes) bytes: errno \(errno)")
+            throw InferenceError(.memory(.rowBufferFile, bytes: physicalFloats * floatBytes, errno: errno))
         }
         // Reserve the addresses, then map the file's pieces over them.
         guard let reserved = mmap(nil, mappedBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
               reserved != UnsafeMutableRawPointer(bitPattern: -1) else {
-            throw InferenceError("cannot reserve \(mappedBytes) bytes of addresses for the row buffers: errno \(errno)")
+            throw InferenceError(.memory(.rowBufferAddresses, bytes: mappedBytes, errno: errno))
         }
         func map(at offset: Int, file: Int, floats: Int) throws {
             let at = reserved + offset * floatBytes
@@ -71,7 +71,7 @@ final class RowRingMemory {
             guard mapped == at else {
                 let error = errno
                 munmap(reserved, mappedBytes)
-                throw InferenceError("cannot map the row buffers' pages: errno \(error)")
+                throw InferenceError(.memory(.rowBufferPages, bytes: floats * floatBytes, errno: error))
             }
         }
         var file = 0

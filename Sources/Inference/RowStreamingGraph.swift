@@ -45,11 +45,11 @@ struct RowStreamingGraph {
     ///   itself is read by a step that cannot.
     init(plan: Plan, input: TensorDescription) throws {
         guard plan.inputOffsets.count == 1, input.shape.count == 4, input.shape[0] == 1 else {
-            throw InferenceError("row streaming needs a single [1, H, W, C] input; the model takes \(input.shape)")
+            throw InferenceError(.streamingInput(shape: input.shape))
         }
         let inputRows = TensorRows(height: input.shape[1], width: input.shape[2], channels: input.shape[3], bytes: plan.firstConvolution == .int8)
         guard !inputRows.bytes || inputRows.rowFloats * 4 == inputRows.width * inputRows.channels else {
-            throw InferenceError("a byte input streams in rows of whole floats; \(inputRows.width)×\(inputRows.channels) bytes per row is not a multiple of 4")
+            throw InferenceError(.byteRows(width: inputRows.width, channels: inputRows.channels))
         }
         tensors = [Tensor(rows: inputRows)]
         /// The tensor last written at each offset; -1: written by a step that is not streamed.
@@ -85,9 +85,9 @@ struct RowStreamingGraph {
         }
         plan.outputOffsets.forEach(unstreamedRead)
         outputTensors = plan.outputOffsets.map { offset in written[offset].flatMap { $0 > 0 ? $0 : nil } }
-        guard !steps.isEmpty else { throw InferenceError("no step of the model can be streamed by rows") }
+        guard !steps.isEmpty else { throw InferenceError(.nothingStreamed) }
         guard !headTensors.contains(0) else {
-            throw InferenceError("the model's input is read by a step that cannot be streamed by rows")
+            throw InferenceError(.inputNotStreamed)
         }
         heads = headTensors.sorted()
         for (number, tensor) in heads.enumerated() { tensors[tensor].head = number }

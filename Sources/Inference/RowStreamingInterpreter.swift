@@ -65,7 +65,7 @@ public final class RowStreamingInterpreter {
     /// - Throws: `InferenceError` when the model has no row-wise part
     ///   (`RowStreamingGraph`) or the arena cannot be mapped.
     public init(model: Model, bandRows: Int = 16, sharing: RowStreamingInterpreter? = nil) throws {
-        guard bandRows >= 1 else { throw InferenceError("bandRows must be at least 1, got \(bandRows)") }
+        guard bandRows >= 1 else { throw InferenceError(.bandRows(bandRows)) }
         let graph = try RowStreamingGraph(plan: model.plan, input: model.inputs[0])
         self.model = model
         self.graph = graph

@@ -97,7 +97,7 @@ public enum YuNetGraph {
     /// each `[1, height/stride, width/stride, levelChannels]` (`headOffsets`).
     public static func model(_ weights: YuNetWeights, height: Int = 32, width: Int = 32, kernels: KernelSet = .best) throws -> Model {
         guard height >= alignment, width >= alignment, height % alignment == 0, width % alignment == 0 else {
-            throw InferenceError("YuNet input \(height)×\(width) must be positive multiples of \(alignment)")
+            throw InferenceError(.yuNetInputSize(height: height, width: width, alignment: alignment))
         }
         var builder = Builder(weights: weights)
         let input = builder.tensor("input", [1, height + 2 * border, width + 2 * border, 3])
@@ -164,7 +164,7 @@ public enum YuNetGraph {
         }
 
         func array(_ name: String) throws -> [Float] {
-            guard let values = weights.arrays[name] else { throw InferenceError("YuNet weights \(weights.file) lack \(name)") }
+            guard let values = weights.arrays[name] else { throw YuNetWeightsError.missingArray(file: weights.file, name: name) }
             return values
         }
 
@@ -192,7 +192,7 @@ public enum YuNetGraph {
             let pointwiseWeights = try array(prefix + "_pw_weight")
             let outChannels = try array(prefix + "_pw_bias").count
             guard pointwiseWeights.count == outChannels * s[3] else {
-                throw InferenceError("YuNet weights \(weights.file): \(prefix)_pw_weight has \(pointwiseWeights.count) values for \(outChannels)×\(s[3])")
+                throw YuNetWeightsError.wrongCount(file: weights.file, name: prefix + "_pw_weight", expected: outChannels * s[3], found: pointwiseWeights.count)
             }
             let pw = floats(prefix + "_pw_weight", [outChannels, 1, 1, s[3]], pointwiseWeights)
             let pwBias = floats(prefix + "_pw_bias", [outChannels], try array(prefix + "_pw_bias"))
@@ -233,7 +233,7 @@ public enum YuNetGraph {
                 let name = head(kind, level), channels = headChannels[kind]
                 let weights = try array(name + "_pw_weight")
                 guard weights.count == channels * s[3] else {
-                    throw InferenceError("YuNet weights \(self.weights.file): \(name)_pw_weight has \(weights.count) values for \(channels)×\(s[3])")
+                    throw YuNetWeightsError.wrongCount(file: self.weights.file, name: name + "_pw_weight", expected: channels * s[3], found: weights.count)
                 }
                 pwWeights += weights
                 pwBias += try array(name + "_pw_bias")

@@ -1,43 +1,93 @@
 import Foundation
 import Inference
+import TFLite
 import Testing
 import _TestSupport
 
 /// Malformed, hostile and unsupported files: every one is a thrown error, never a crash.
 @Suite struct HostileModelTests {
+    /// The error a hostile file must raise: the reader's `ModelError` for a
+    /// malformed file, the engine's `InferenceError` for one it cannot plan.
+    enum Expected: Sendable {
+        case model(ModelError)
+        case engine(InferenceError)
+
+        func matches(_ error: any Error) -> Bool {
+            switch self {
+            case let .model(expected): (error as? ModelError) == expected
+            case let .engine(expected): (error as? InferenceError) == expected
+            }
+        }
+    }
+
     struct Mutation: CustomTestStringConvertible, Sendable {
         var name: String
-        /// Words the error's description must contain.
-        var expected: String
+        var expected: Expected
         var apply: @Sendable (inout TinyConvModel) -> Void
         var testDescription: String { name }
     }
 
+    static let input = TensorReference(index: 0, name: "input"), weights = TensorReference(index: 1, name: "weights")
+    static let bias = TensorReference(index: 2, name: "bias"), output = TensorReference(index: 3, name: "output")
+
+    /// The engine's error about TinyConvModel's operator (CONV_2D unless `code` says otherwise).
+    static func inOperator(_ kind: InferenceError.Kind, code: BuiltinOperator = .conv2D) -> Expected {
+        .engine(InferenceError(kind, operator: OperatorReference(index: 0, code: code)))
+    }
+
     static let mutations: [Mutation] = [
-        Mutation(name: "schema version 2", expected: "schema version 2") { $0.version = 2 },
-        Mutation(name: "buffer index out of range", expected: "buffer of tensor 1 index 99") { $0.tensorBuffers[1] = 99 },
-        Mutation(name: "operator input index out of range", expected: "input tensor of operator 0") { $0.operatorInputs[1] = 17 },
-        Mutation(name: "negative operator output", expected: "output tensor of operator 0") { $0.operatorOutputs = [-5] },
-        Mutation(name: "subgraph output out of range", expected: "subgraph output tensor index 4") { $0.subgraphOutputs = [4] },
-        Mutation(name: "opcode index out of range", expected: "operator code of operator 0") { $0.opcodeIndex = 3 },
-        Mutation(name: "unsupported operator", expected: "SOFTMAX") { $0.deprecatedCode = 25; $0.builtinCode = 25 },
-        Mutation(name: "unknown operator code", expected: "BUILTIN_300") { $0.deprecatedCode = 127; $0.builtinCode = 300 },
-        Mutation(name: "int8 input", expected: "INT8") { $0.inputType = 9 },
-        Mutation(name: "undefined tensor type", expected: "type 77") { $0.inputType = 77 },
-        Mutation(name: "weights channel mismatch", expected: "input channels") { $0.weightShape = [8, 1, 1, 4] },
-        Mutation(name: "declared output shape mismatch", expected: "declared [1, 4, 4, 9]") { $0.outputShape = [1, 4, 4, 9] },
-        Mutation(name: "weight bytes short", expected: "bytes for 64 FLOAT32") { $0.weightBytes = [UInt8](repeating: 0, count: 100) },
-        Mutation(name: "bias size mismatch", expected: "bias") { $0.biasShape = [7] },
-        Mutation(name: "negative dimension", expected: "dimension -3") { $0.inputShape = [1, -3, 4, 8] },
-        Mutation(name: "huge shape", expected: "larger than") { $0.inputShape = [1, 65536, 65536, 8]; $0.outputShape = [1, 65536, 65536, 8] },
-        Mutation(name: "zero stride", expected: "stride") { $0.stride = 0 },
-        Mutation(name: "undefined padding", expected: "padding 7") { $0.padding = 7 },
-        Mutation(name: "unsupported fused activation", expected: "TANH") { $0.activation = 4 },
-        Mutation(name: "kernel larger than input", expected: "larger than the input") {
+        Mutation(name: "schema version 2", expected: .model(.unsupported("schema version 2 (only version 3 is supported)"))) { $0.version = 2 },
+        Mutation(name: "buffer index out of range", expected: .model(.indexOutOfRange(what: "buffer of tensor 1", index: 99, count: 5))) {
+            $0.tensorBuffers[1] = 99
+        },
+        Mutation(name: "operator input index out of range", expected: .model(.indexOutOfRange(what: "input tensor of operator 0 (CONV_2D)", index: 17, count: 4))) {
+            $0.operatorInputs[1] = 17
+        },
+        Mutation(name: "negative operator output", expected: .model(.indexOutOfRange(what: "output tensor of operator 0 (CONV_2D)", index: -5, count: 4))) {
+            $0.operatorOutputs = [-5]
+        },
+        Mutation(name: "subgraph output out of range", expected: .model(.indexOutOfRange(what: "subgraph output tensor", index: 4, count: 4))) {
+            $0.subgraphOutputs = [4]
+        },
+        Mutation(name: "opcode index out of range", expected: .model(.indexOutOfRange(what: "operator code of operator 0", index: 3, count: 1))) {
+            $0.opcodeIndex = 3
+        },
+        Mutation(name: "unsupported operator", expected: inOperator(.unsupportedOperator(.softmax), code: .softmax)) {
+            $0.deprecatedCode = 25; $0.builtinCode = 25
+        },
+        Mutation(name: "unknown operator code",
+                 expected: inOperator(.unsupportedOperator(BuiltinOperator(rawValue: 300)), code: BuiltinOperator(rawValue: 300))) {
+            $0.deprecatedCode = 127; $0.builtinCode = 300
+        },
+        Mutation(name: "int8 input", expected: .engine(InferenceError(.inputType(input, .int8)))) { $0.inputType = 9 },
+        Mutation(name: "undefined tensor type", expected: .model(.malformed("tensor 0 has type 77"))) { $0.inputType = 77 },
+        Mutation(name: "weights channel mismatch", expected: inOperator(.inputChannels(weights: weights, expected: 4, got: 8))) {
+            $0.weightShape = [8, 1, 1, 4]
+        },
+        Mutation(name: "declared output shape mismatch", expected: inOperator(.outputShape(output, declared: [1, 4, 4, 9], inferred: [1, 4, 4, 8]))) {
+            $0.outputShape = [1, 4, 4, 9]
+        },
+        Mutation(name: "weight bytes short", expected: .engine(InferenceError(.byteCount(weights, bytes: 100, values: 64, type: .float32)))) {
+            $0.weightBytes = [UInt8](repeating: 0, count: 100)
+        },
+        Mutation(name: "bias size mismatch", expected: inOperator(.biasSize(bias, shape: [7], outputChannels: 8))) { $0.biasShape = [7] },
+        Mutation(name: "negative dimension", expected: .model(.malformed("tensor 0 has dimension -3"))) { $0.inputShape = [1, -3, 4, 8] },
+        Mutation(name: "huge shape", expected: .engine(InferenceError(.tooManyElements(input, shape: [1, 65536, 65536, 8], limit: 1 << 28)))) {
+            $0.inputShape = [1, 65536, 65536, 8]; $0.outputShape = [1, 65536, 65536, 8]
+        },
+        // 2^93 bias values: counting them must not overflow.
+        Mutation(name: "bias shape past Int", expected: .engine(InferenceError(.tooManyElements(bias, shape: [Int(Int32.max), Int(Int32.max), Int(Int32.max)],
+                                                                                           limit: 1 << 28)))) {
+            $0.biasShape = [.max, .max, .max]
+        },
+        Mutation(name: "zero stride", expected: inOperator(.stride(height: 0, width: 0))) { $0.stride = 0 },
+        Mutation(name: "undefined padding", expected: .model(.malformed("CONV_2D has padding 7"))) { $0.padding = 7 },
+        Mutation(name: "unsupported fused activation", expected: inOperator(.fusedActivation(.tanh))) { $0.activation = 4 },
+        Mutation(name: "kernel larger than input", expected: inOperator(.kernelLargerThanInput(kernel: 5, input: 4))) {
             $0.weightShape = [8, 5, 5, 8]; $0.weightBytes = [UInt8](repeating: 0, count: 8 * 25 * 8 * 4)
         },
-        Mutation(name: "reads its own output", expected: "before any operator writes it") { $0.operatorInputs[0] = 3 },
-        Mutation(name: "writes a constant", expected: "already written or constant") { $0.operatorOutputs = [1] },
+        Mutation(name: "reads its own output", expected: inOperator(.readsUnwritten(output))) { $0.operatorInputs[0] = 3 },
+        Mutation(name: "writes a constant", expected: inOperator(.writesExisting(weights))) { $0.operatorOutputs = [1] },
     ]
 
     @Test func tinyModelComputesConvolution() throws {
@@ -63,7 +113,7 @@ import _TestSupport
         #expect {
             _ = try Model(bytes: tiny.serialized())
         } throws: { error in
-            "\(error)".contains(mutation.expected)
+            mutation.expected.matches(error)
         }
     }
 
@@ -132,12 +182,17 @@ import _TestSupport
         }
         let start = try #require(found)
         bytes[start - 2] = 0x7F   // length 0x007F0100
-        #expect { _ = try Model(bytes: bytes) } throws: { "\($0)".contains("truncated model") }
+        #expect { _ = try Model(bytes: bytes) } throws: { error in
+            guard case .truncated? = error as? ModelError else { return false }
+            return true
+        }
     }
 
     @Test func wrongInputSizeIsAnError() throws {
         let model = try Model(bytes: TinyConvModel().serialized())
-        #expect { _ = try Interpreter(model: model).run([[1, 2, 3]]) } throws: { "\($0)".contains("needs 128 floats") }
-        #expect { _ = try Interpreter(model: model).run([]) } throws: { "\($0)".contains("takes 1 inputs") }
+        #expect(throws: InferenceError(.inputSize(index: 0, name: "input", shape: [1, 4, 4, 8], got: 3))) {
+            _ = try Interpreter(model: model).run([[1, 2, 3]])
+        }
+        #expect(throws: InferenceError(.inputCount(expected: 1, got: 0))) { _ = try Interpreter(model: model).run([]) }
     }
 }

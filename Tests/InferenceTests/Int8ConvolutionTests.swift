@@ -63,10 +63,15 @@ import _TestSupport
     /// A graph that does not start with a CONV_2D on a 3-channel float input cannot take bytes.
     @Test func refusesOtherFirstLayers() throws {
         let depthwise = TinyConvModel.depthwise(height: 8, width: 8, channels: 3, padding: 0, activation: 0, seed: 1)
-        #expect(throws: InferenceError.self) { try Model(bytes: depthwise.serialized(), firstConvolution: .int8) }
+        let input = TensorReference(index: 0, name: "input")
+        #expect(throws: InferenceError(.int8InputReaders(input, readers: [.depthwiseConv2D]))) {
+            try Model(bytes: depthwise.serialized(), firstConvolution: .int8)
+        }
         let fourChannels = TinyConvModel.convolution(height: 8, width: 8, inChannels: 4, outChannels: 8, kernel: 3, stride: 1,
                                                      padding: 0, activation: 0, seed: 1)
-        #expect(throws: InferenceError.self) { try Model(bytes: fourChannels.serialized(), firstConvolution: .int8) }
+        #expect(throws: InferenceError(.int8InputShape(input, .float32, shape: [1, 8, 8, 4]))) {
+            try Model(bytes: fourChannels.serialized(), firstConvolution: .int8)
+        }
         #expect(throws: Never.self) { try Model(bytes: fourChannels.serialized(), firstConvolution: .float32) }
     }
 

@@ -256,7 +256,7 @@ import _TestSupport
     @Test(.enabled(if: Fixtures.modelsAvailable))
     func errorsStopTheRun() throws {
         let model = try Model(contentsOf: Fixtures.model(Self.shortRange)).resized(inputShape: [1, 256, 128, 3])
-        #expect(throws: InferenceError.self) { try RowStreamingInterpreter(model: model, bandRows: 0) }
+        #expect(throws: InferenceError(.bandRows(0))) { try RowStreamingInterpreter(model: model, bandRows: 0) }
         let streaming = try RowStreamingInterpreter(model: model)
         var outputs = 0
         #expect(throws: Stop.self) {
