@@ -15,7 +15,7 @@ public struct RunProgress: Sendable, Equatable {
     /// Where the current input's source is.
     public var position: ReadPosition
     /// The share of the whole run (0…1) of the inputs read to their end,
-    /// and of the current one (``InputShares``).
+    /// and of the current one (`InputShares`).
     public var sharesRead: Double
     public var currentShare: Double
 

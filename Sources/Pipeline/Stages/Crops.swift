@@ -5,7 +5,7 @@ import ImageCore
 /// crops (PNG): the ArcFace crop (five points onto insightface's template by
 /// a least-squares similarity, `arcface-size`×`arcface-size`, 112 by
 /// default) and FFHQ's larger eye-to-mouth square (`ffhq-size`, 0 for none).
-/// Points: ``FaceAlignment``. Sampling: `RGBImage/warped(_:size:)`, the
+/// Points: `FaceAlignment`. Sampling: `RGBImage/warped(_:size:)`, the
 /// project's one region-of-interest sampler.
 ///
 /// The writer puts them in `crops/<archive>/<entry>/<face>.<kind>.png`; the
