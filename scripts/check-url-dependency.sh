@@ -32,6 +32,9 @@ commit=$(git -C "$repo" rev-parse HEAD)
 swift=${SWIFT:-swift}
 work=$(mktemp -d "${TMPDIR:-/tmp}/facepipe-url-dependency.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# SwiftPM leaves a lock file per build folder in the temporary folder: keep them in ours.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 
 # The clone's folder name is the package identity SwiftPM derives from the URL.
 git clone --quiet --no-tags "$repo" "$work/facepipe"
