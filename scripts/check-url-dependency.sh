@@ -14,7 +14,7 @@
 # dependency whose products hold targets with `unsafeFlags` ("the target 'X' in
 # product 'Y' contains unsafe build flags"); that takes seconds. With --build
 # the temporary package is also built (release), importing every library
-# product, which compiles facepipe's modules as a dependency (minutes).
+# product's modules, which compiles facepipe's modules as a dependency (minutes).
 # Uncommitted changes are not checked: the clone is of HEAD.
 # Exit 0: the dependency loads (and builds); 1: refused or failed; 2: usage.
 # See docs/DEVELOPMENT.md, "CPU target".
@@ -32,6 +32,9 @@ commit=$(git -C "$repo" rev-parse HEAD)
 swift=${SWIFT:-swift}
 work=$(mktemp -d "${TMPDIR:-/tmp}/facepipe-url-dependency.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# SwiftPM leaves a lock file per build folder in the temporary folder: keep them in ours.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 
 # The clone's folder name is the package identity SwiftPM derives from the URL.
 git clone --quiet --no-tags "$repo" "$work/facepipe"
@@ -42,7 +45,7 @@ products=$(cd "$work/facepipe" && "$swift" package dump-package | python3 -c '
 import json, sys
 for product in json.load(sys.stdin)["products"]:
     kind = "library" if "library" in product["type"] else "executable"
-    print(kind, product["name"])
+    print(kind, product["name"], *product["targets"])
 ')
 [ -n "$products" ] || { echo "check-url-dependency: $work/facepipe/Package.swift declares no product" >&2; exit 1; }
 
@@ -50,9 +53,11 @@ user="$work/user"
 mkdir -p "$user/Sources/user"
 dependencies=""
 imports=""
-while read -r kind name; do
+while read -r kind name modules; do
     dependencies+="            .product(name: \"$name\", package: \"facepipe\"),"$'\n'
-    [ "$kind" = library ] && imports+="import $name"$'\n'
+    if [ "$kind" = library ]; then
+        for module in $modules; do imports+="import $module"$'\n'; done
+    fi
 done <<<"$products"
 cat >"$user/Package.swift" <<EOF
 // swift-tools-version:6.0
@@ -69,7 +74,7 @@ $dependencies        ]),
 EOF
 printf '%sprint("facepipe resolved as a dependency")\n' "$imports" >"$user/Sources/user/main.swift"
 
-echo "check-url-dependency: facepipe $commit as file://…/facepipe at 0.1.0, products: $(echo $products | tr '\n' ' ')"
+echo "check-url-dependency: facepipe $commit as file://…/facepipe at 0.1.0, products: $(cut -d' ' -f2 <<<"$products" | tr '\n' ' ')"
 cd "$user"
 "$swift" package resolve >"$work/resolve.log" 2>&1 || { cat "$work/resolve.log" >&2; echo "check-url-dependency: FAILED: swift package resolve" >&2; exit 1; }
 if ! "$swift" package show-dependencies >"$work/graph.log" 2>&1; then
