@@ -116,6 +116,8 @@ test: check-pins setup sample export-venv
 	@scripts/build-docs.sh > /dev/null
 	@echo "make test: checking the installed binary without the toolchain (make check-install)..."
 	@scripts/check-install.sh $(SAMPLE)
+	@echo "make test: loading facepipe as a versioned URL dependency (scripts/check-url-dependency.sh)..."
+	@scripts/check-url-dependency.sh > /dev/null
 	@echo "make test: building examples/custom-pipeline from a copy outside the checkout and running it (make check-example)..."
 	@scripts/check-example.sh $(SAMPLE)
 	@echo "make test: building the fuzz targets (a separate debug build with AddressSanitizer in .build/fuzz: 4-6 min on 2 cores the first time, silent; logs in .build/fuzz/logs)..."
