@@ -8,7 +8,8 @@ import _TestSupport
 /// pipelines use, naming each option `--set` can change on it, so a new
 /// stage or option cannot ship undocumented.
 @Suite struct BuiltInStagesArticleTests {
-    /// Stage name → option names, over every built-in pipeline (per-face stages included).
+    /// Stage name → option names, over every built-in pipeline (per-face
+    /// stages included) and the library stages no built-in pipeline uses.
     static func stages() -> [String: Set<String>] {
         var stages: [String: Set<String>] = [:]
         func visit(_ definition: StageDefinition) {
@@ -16,6 +17,7 @@ import _TestSupport
             definition.children.forEach(visit)
         }
         for pipeline in PipelineRegistry.builtIn.all { pipeline.stages.forEach(visit) }
+        [Track().definition].forEach(visit)
         return stages
     }
 
