@@ -33,7 +33,7 @@ struct FlatBuffer: Sendable {
         let soffset = Int(try read(Int32.self, at: position, "table \(name)"))
         let vtable = position - soffset
         let vtableSize = Int(try read(UInt16.self, at: vtable, "vtable of \(name)"))
-        guard vtableSize >= 4, vtableSize % 2 == 0 else { throw .malformed("vtable of \(name) has size \(vtableSize)") }
+        guard vtableSize >= 4, vtableSize % 2 == 0 else { throw .vtableSize(table: name, size: vtableSize) }
         try check(vtable, size: vtableSize, "vtable of \(name)")
         let tableSize = Int(try read(UInt16.self, at: vtable + 2, "vtable of \(name)"))
         try check(position, size: max(tableSize, 4), "table \(name)")
@@ -87,7 +87,7 @@ struct FlatTable: Sendable {
         let relative = Int(try buffer.read(UInt16.self, at: vtable + entry, "vtable of \(name)"))
         guard relative != 0 else { return nil }
         guard relative + size <= tableSize else {
-            throw .malformed("field \(id) of \(name) lies outside its \(tableSize)-byte table")
+            throw .fieldOutsideTable(table: name, field: id, tableSize: tableSize)
         }
         try buffer.check(position + relative, size: size, "field \(id) of \(name)")
         return position + relative
@@ -115,7 +115,7 @@ struct FlatTable: Sendable {
         let label = "\(what) of \(name)"
         let count = Int(try buffer.read(UInt32.self, at: at, "length of \(label)"))
         let (bytes, overflow) = count.multipliedReportingOverflow(by: elementSize)
-        guard !overflow else { throw .malformed("\(label) declares \(count) elements") }
+        guard !overflow else { throw .elementCountOverflow(vector: label, count: count) }
         try buffer.check(at + 4, size: bytes, "\(label) (\(count) elements)")
         return FlatVector(buffer: buffer, start: at + 4, count: count, elementSize: elementSize, name: label)
     }

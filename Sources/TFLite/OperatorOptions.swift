@@ -59,13 +59,13 @@ extension OperatorOptions {
         func activation(_ id: Int) throws(ModelError) -> FusedActivation {
             let raw = try table?.scalar(id, default: Int8(0)) ?? 0
             guard let value = FusedActivation(rawValue: raw) else {
-                throw .malformed("\(code) has fused activation \(raw), which the schema does not define")
+                throw .undefinedActivation(operator: "\(code)", value: Int(raw))
             }
             return value
         }
         func padding(_ id: Int) throws(ModelError) -> Padding {
             let raw = try table?.scalar(id, default: Int8(0)) ?? 0
-            guard let value = Padding(rawValue: raw) else { throw .malformed("\(code) has padding \(raw)") }
+            guard let value = Padding(rawValue: raw) else { throw .undefinedPadding(operator: "\(code)", value: Int(raw)) }
             return value
         }
         func int(_ id: Int, default value: Int32) throws(ModelError) -> Int {

@@ -29,7 +29,7 @@ extension Sparsity {
                     let indices = try indexVector(dimension, typeField: 4, valueField: 5, "array_indices")
                     dimensions.append(.sparseCSR(segments: segments, indices: indices))
                 default:
-                    throw .malformed("dimension \(index) of a sparse tensor has format \(format)")
+                    throw .undefinedSparseFormat(dimension: index, format: Int(format))
                 }
             }
         }
@@ -44,7 +44,7 @@ extension Sparsity {
         case 1: return try values.vector(0, elementSize: 4, what)?.scalars(Int32.self).map(Int.init) ?? []
         case 2: return try values.vector(0, elementSize: 2, what)?.scalars(UInt16.self).map(Int.init) ?? []
         case 3: return try values.vector(0, elementSize: 1, what)?.scalars(UInt8.self).map(Int.init) ?? []
-        default: throw .malformed("\(what) has index vector type \(type)")
+        default: throw .undefinedIndexVectorType(vector: what, type: Int(type))
         }
     }
 }

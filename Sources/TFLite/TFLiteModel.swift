@@ -69,7 +69,7 @@ public struct TFLiteModel: Sendable {
         let root = try buffer.rootTable("model")
         self.bytes = bytes
         version = Int(try root.scalar(0, default: UInt32(0)))
-        guard version == 3 else { throw .unsupported("schema version \(version) (only version 3 is supported)") }
+        guard version == 3 else { throw .unsupportedSchemaVersion(version) }
         description = try root.string(3, "description") ?? ""
 
         // Operator codes: builtin code is the max of the deprecated int8 field 0 and the int32 field 3.
@@ -112,7 +112,7 @@ public struct TFLiteModel: Sendable {
         for index in 0..<subgraphVector.count {
             subgraphs.append(try Self.subgraph(try subgraphVector.table(index), codes: codes, bufferCount: buffers.count))
         }
-        guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
+        guard !subgraphs.isEmpty else { throw .noSubgraph }
         self.subgraphs = subgraphs
     }
 
@@ -127,13 +127,13 @@ public struct TFLiteModel: Sendable {
                 throw .truncated(what: "data of buffer \(index)", offset: range.lowerBound, fileSize: bytes.count)
             }
         }
-        guard !subgraphs.isEmpty else { throw .malformed("the model has no subgraph") }
+        guard !subgraphs.isEmpty else { throw .noSubgraph }
         for graph in subgraphs {
             for (index, tensor) in graph.tensors.enumerated() {
                 guard tensor.buffer >= 0, tensor.buffer < buffers.count || (tensor.buffer == 0 && buffers.isEmpty) else {
                     throw .indexOutOfRange(what: "buffer of tensor \(index)", index: tensor.buffer, count: buffers.count)
                 }
-                if let bad = tensor.shape.first(where: { $0 < 0 }) { throw .malformed("tensor \(index) has dimension \(bad)") }
+                if let bad = tensor.shape.first(where: { $0 < 0 }) { throw .negativeDimension(tensor: index, dimension: Int(bad)) }
             }
             func check(_ list: [Int], _ what: String, allowAbsent: Bool) throws(ModelError) {
                 for index in list where !(allowAbsent && index == -1) {
@@ -145,7 +145,7 @@ public struct TFLiteModel: Sendable {
             try check(graph.inputs, "subgraph input tensor", allowAbsent: false)
             try check(graph.outputs, "subgraph output tensor", allowAbsent: false)
             for (index, op) in graph.operators.enumerated() {
-                guard op.code != .custom else { throw .unsupported("operator \(index) is a custom operator") }
+                guard op.code != .custom else { throw .customOperator(index: index, name: nil) }
                 try check(op.inputs, "input tensor of operator \(index) (\(op.code))", allowAbsent: true)
                 try check(op.outputs, "output tensor of operator \(index) (\(op.code))", allowAbsent: false)
             }
@@ -170,14 +170,14 @@ public struct TFLiteModel: Sendable {
             for index in 0..<vector.count {
                 let tensor = try vector.table(index)
                 let rawType = try tensor.scalar(1, default: Int8(0))
-                guard let type = TensorType(rawValue: rawType) else { throw .malformed("tensor \(index) has type \(rawType)") }
+                guard let type = TensorType(rawValue: rawType) else { throw .undefinedTensorType(tensor: index, type: Int(rawType)) }
                 let buffer = Int(try tensor.scalar(2, default: UInt32(0)))
                 guard buffer < bufferCount || (buffer == 0 && bufferCount == 0) else {
                     throw .indexOutOfRange(what: "buffer of tensor \(index)", index: buffer, count: bufferCount)
                 }
                 let shape = try tensor.int32s(0, "shape") ?? []
                 if let bad = shape.first(where: { $0 < 0 }) {
-                    throw .malformed("tensor \(index) has dimension \(bad)")
+                    throw .negativeDimension(tensor: index, dimension: Int(bad))
                 }
                 let sparsity = try tensor.table(6, "sparsity").map { table throws(ModelError) in try Sparsity.decode(table) }
                 tensors.append(TFLiteTensor(
@@ -208,7 +208,7 @@ public struct TFLiteModel: Sendable {
                 }
                 let (code, version, custom) = codes[codeIndex]
                 if code == .custom {
-                    throw .unsupported("operator \(index) is the custom operator \(custom ?? "?")")
+                    throw .customOperator(index: index, name: custom ?? "?")
                 }
                 let opInputs = try op.int32s(1, "inputs") ?? []
                 let opOutputs = try op.int32s(2, "outputs") ?? []

@@ -36,7 +36,7 @@ import _TestSupport
     }
 
     static let mutations: [Mutation] = [
-        Mutation(name: "schema version 2", expected: .model(.unsupported("schema version 2 (only version 3 is supported)"))) { $0.version = 2 },
+        Mutation(name: "schema version 2", expected: .model(.unsupportedSchemaVersion(2))) { $0.version = 2 },
         Mutation(name: "buffer index out of range", expected: .model(.indexOutOfRange(what: "buffer of tensor 1", index: 99, count: 5))) {
             $0.tensorBuffers[1] = 99
         },
@@ -60,7 +60,7 @@ import _TestSupport
             $0.deprecatedCode = 127; $0.builtinCode = 300
         },
         Mutation(name: "int8 input", expected: .engine(InferenceError(.inputType(input, .int8)))) { $0.inputType = 9 },
-        Mutation(name: "undefined tensor type", expected: .model(.malformed("tensor 0 has type 77"))) { $0.inputType = 77 },
+        Mutation(name: "undefined tensor type", expected: .model(.undefinedTensorType(tensor: 0, type: 77))) { $0.inputType = 77 },
         Mutation(name: "weights channel mismatch", expected: inOperator(.inputChannels(weights: weights, expected: 4, got: 8))) {
             $0.weightShape = [8, 1, 1, 4]
         },
@@ -71,7 +71,7 @@ import _TestSupport
             $0.weightBytes = [UInt8](repeating: 0, count: 100)
         },
         Mutation(name: "bias size mismatch", expected: inOperator(.biasSize(bias, shape: [7], outputChannels: 8))) { $0.biasShape = [7] },
-        Mutation(name: "negative dimension", expected: .model(.malformed("tensor 0 has dimension -3"))) { $0.inputShape = [1, -3, 4, 8] },
+        Mutation(name: "negative dimension", expected: .model(.negativeDimension(tensor: 0, dimension: -3))) { $0.inputShape = [1, -3, 4, 8] },
         Mutation(name: "huge shape", expected: .engine(InferenceError(.tooManyElements(input, shape: [1, 65536, 65536, 8], limit: 1 << 28)))) {
             $0.inputShape = [1, 65536, 65536, 8]; $0.outputShape = [1, 65536, 65536, 8]
         },
@@ -81,7 +81,7 @@ import _TestSupport
             $0.biasShape = [.max, .max, .max]
         },
         Mutation(name: "zero stride", expected: inOperator(.stride(height: 0, width: 0))) { $0.stride = 0 },
-        Mutation(name: "undefined padding", expected: .model(.malformed("CONV_2D has padding 7"))) { $0.padding = 7 },
+        Mutation(name: "undefined padding", expected: .model(.undefinedPadding(operator: "CONV_2D", value: 7))) { $0.padding = 7 },
         Mutation(name: "unsupported fused activation", expected: inOperator(.fusedActivation(.tanh))) { $0.activation = 4 },
         Mutation(name: "kernel larger than input", expected: inOperator(.kernelLargerThanInput(kernel: 5, input: 4))) {
             $0.weightShape = [8, 5, 5, 8]; $0.weightBytes = [UInt8](repeating: 0, count: 8 * 25 * 8 * 4)
