@@ -81,6 +81,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive", "CCPUFeatures"], cSettings: cpuCheck),
 
         // MARK: CPU probe (the only one: C loops and Swift kernel choice all ask it)
@@ -91,6 +93,8 @@ let package = Package(
         .target(name: "ImageCore", dependencies: ["CTensorSampling"], swiftSettings: simdSwift + fuzzed),
         .target(name: "ImageCodecs", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CFacepipeShims", "CCPUFeatures"], swiftSettings: simdSwift + fuzzed),
         .target(name: "ArchiveIO", dependencies: ["CArchive", "CFacepipeShims"], swiftSettings: fuzzed),
+        // Video: demuxing and decoding inputs, encoding redacted video (FFmpeg 5.1).
+        .target(name: "VideoIO", dependencies: ["CFFmpeg", "ImageCore"], swiftSettings: fuzzed),
 
         // MARK: Inference
         .target(name: "TFLite", swiftSettings: fuzzed),
@@ -109,7 +113,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
-            "ImageCore", "ImageCodecs", "ArchiveIO", "FaceAnalysis", "Inference",
+            "ImageCore", "ImageCodecs", "ArchiveIO", "VideoIO", "FaceAnalysis", "Inference",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
@@ -139,6 +143,7 @@ let package = Package(
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "ImageCore", "_TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
