@@ -46,8 +46,9 @@ package struct PipelineFileBuild {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let kit = try PipelineKit.locate(executable: executable)
         let compiler = try findCompiler(path: environment["PATH"] ?? "")
-        try checkVersion(of: compiler, against: kit)
-        return PipelineFileBuild(kit: kit, cache: .forEnvironment(environment), compiler: compiler)
+        let cache = PipelineFileCache.forEnvironment(environment)
+        try checkVersion(of: compiler, against: kit, scratch: cache)
+        return PipelineFileBuild(kit: kit, cache: cache, compiler: compiler)
     }
 
     /// `swiftc` in the folders of `path`.
@@ -59,19 +60,26 @@ package struct PipelineFileBuild {
         throw .compilerNotFound(path: path)
     }
 
-    /// Refuses a compiler whose `--version` is not the kit's.
-    package static func checkVersion(of compiler: String, against kit: PipelineKit) throws(PipelineFileError) {
-        let found = try version(of: compiler)
+    /// Refuses a compiler whose `--version` is not the kit's. The driver's
+    /// temporary folder goes in a scratch folder of `scratch`, removed after.
+    package static func checkVersion(of compiler: String, against kit: PipelineKit,
+                                     scratch: PipelineFileCache) throws(PipelineFileError) {
+        let folder = try scratch.temporaryFolder(for: "swiftc-version")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let found = try version(of: compiler, temporaryFolder: folder)
         guard found == kit.swiftVersion else {
             throw .compilerMismatch(found: firstLine(found), builtWith: firstLine(kit.swiftVersion))
         }
     }
 
-    /// `compiler --version`, trimmed.
-    static func version(of compiler: String) throws(PipelineFileError) -> String {
+    /// `compiler --version`, trimmed (the driver leaves a folder in TMPDIR: `temporaryFolder`).
+    static func version(of compiler: String, temporaryFolder: URL) throws(PipelineFileError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler)
         process.arguments = ["--version"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporaryFolder.path
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

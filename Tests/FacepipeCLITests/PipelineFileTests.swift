@@ -147,7 +147,10 @@ struct PipelineFileTests {
         #expect(throws: PipelineFileError.compilerNotFound(path: "/nonexistent")) { try PipelineFileBuild.findCompiler(path: "/nonexistent") }
         let kit = PipelineKit(swiftVersion: "Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x86_64-unknown-linux-gnu",
                               compileArguments: [], objects: .archive("/nonexistent"), identity: "")
-        let error = #expect(throws: PipelineFileError.self) { try PipelineFileBuild.checkVersion(of: compiler.path, against: kit) }
+        let cache = PipelineFileCache(root: folder.appendingPathComponent("cache"))
+        let error = #expect(throws: PipelineFileError.self) {
+            try PipelineFileBuild.checkVersion(of: compiler.path, against: kit, scratch: cache)
+        }
         #expect(error == .compilerMismatch(found: "Swift version 5.10 (swift-5.10-RELEASE)", builtWith: "Swift version 6.3.1 (swift-6.3.1-RELEASE)"))
         #expect(error?.description.contains("Swift version 5.10 (swift-5.10-RELEASE)") == true)
         #expect(error?.description.contains("Swift version 6.3.1 (swift-6.3.1-RELEASE)") == true)
@@ -175,7 +178,7 @@ struct PipelineFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let build = PipelineFileBuild(kit: kit, cache: PipelineFileCache(root: folder.appendingPathComponent("cache")),
                                       compiler: try PipelineFileBuild.findCompiler(path: ProcessInfo.processInfo.environment["PATH"] ?? ""))
-        try PipelineFileBuild.checkVersion(of: build.compiler, against: kit)
+        try PipelineFileBuild.checkVersion(of: build.compiler, against: kit, scratch: build.cache)
 
         let file = folder.appendingPathComponent("WholePicture.swift")
         try Data("""
