@@ -15,7 +15,8 @@
 #     read back); a second run takes the tool from the cache (both times printed; it redoes the
 #     file's stage on the cached detections, --from, and writes the same manifest); a file with
 #     a type error gets the compiler's message with file:line and exit 2; a damaged cache entry
-#     is rebuilt; a swiftc of another version is refused; nothing is written outside the cache
+#     is rebuilt; two runs compiling one file at once leave one entry; a swiftc of another
+#     version is refused; nothing is written outside the cache
 #     folder and --out (HOME and TMPDIR are empty folders checked at the end).
 # Step 3 needs user namespaces (`unshare -r -m`); where they are not allowed the script
 # says so and relies on steps 1 and 2. Usage: scripts/check-install.sh [SAMPLE]
@@ -154,6 +155,19 @@ grep -q "facepipe: compiling" "$work/file3.log" || fail "a damaged cache entry w
 cmp -s "$work/describe.txt" "$work/describe3.txt" || fail "the rebuilt tool describes another pipeline"
 cmp -s "$entry/pipeline" "$work/damaged" && fail "the damaged executable is still in the cache"
 
+# Two runs compiling one new file at once: both run, one whole entry, no build folder left.
+{ cat "$files/WideFaces.swift"; echo "// twice at once"; } > "$files/Twice.swift"
+entries_before="$(find "$work/cache/facepipe/pipelines" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' | wc -l)"
+in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice1.txt" 2> "$work/twice1.log" & twice1=$!
+in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice2.txt" 2> "$work/twice2.log" & twice2=$!
+wait $twice1 || { cat "$work/twice1.log" >&2; fail "the first of two concurrent runs of one new file failed"; }
+wait $twice2 || { cat "$work/twice2.log" >&2; fail "the second of two concurrent runs of one new file failed"; }
+cmp -s "$work/twice1.txt" "$work/twice2.txt" && cmp -s "$work/twice1.txt" "$work/describe.txt" \
+  || fail "two concurrent runs of one file described different pipelines"
+entries_after="$(find "$work/cache/facepipe/pipelines" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' | wc -l)"
+[[ $entries_after == $((entries_before + 1)) ]] || fail "two concurrent runs of one file left $((entries_after - entries_before)) entries"
+[[ -z "$(find "$work/cache/facepipe/pipelines" -maxdepth 1 -name '.building-*')" ]] || fail "a concurrent build left its folder"
+
 # A swiftc of another version is refused, naming both.
 mkdir -p "$work/other-swift"
 printf '#!/bin/sh\necho "Swift version 5.10 (swift-5.10-RELEASE)"\n' > "$work/other-swift/swiftc"
@@ -168,7 +182,7 @@ leftovers="$(find "$work/home" "$work/tmp" -mindepth 1 | head -n 5)"
 [[ -z "$leftovers" ]] || fail "running pipeline files wrote outside the cache and --out: $leftovers"
 step4="$(awk -v a="$step4_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
 echo "check-install: a pipeline file with its own stage ran from the installed kit ($kit_size): first run ${first} s" \
-  "(compiled in ${compiled}), second run from the cache ${second} s (--from its stage); type error, damaged cache entry" \
-  "and another swiftc handled (this check: ${step4} s)"
+  "(compiled in ${compiled}), second run from the cache ${second} s (--from its stage); type error, damaged cache entry," \
+  "concurrent builds and another swiftc handled (this check: ${step4} s)"
 
 echo "check-install: the installed binary needs no Swift library (NEEDED: ${needed% }), loads nothing from the toolchain, $how"
