@@ -21,8 +21,8 @@ package struct PipelineFileRequest: Equatable {
     /// The extension that marks an argument as a pipeline file.
     static let fileExtension = ".swift"
 
-    /// The request in `arguments` (without the program's name), as parsed
-    /// into `command`; nil when no pipeline file is named.
+    /// The request in `arguments` (without the program's name); nil when
+    /// they name no pipeline file or do not parse.
     package static func recognize(_ arguments: [String]) -> PipelineFileRequest? {
         guard let command = try? Facepipe.parseAsRoot(arguments) else { return nil }
         return recognize(command, arguments: arguments)

@@ -42,6 +42,24 @@ struct PipelineFileTests {
         if let request { #expect(request.arguments(naming: "mine") == example.forTool) }
     }
 
+    /// Through the public command line: a `.swift` argument is a pipeline
+    /// file, never an input for the default pipeline; one that cannot be
+    /// built stops the run before `--out` exists (exit 2).
+    @Test func swiftArgumentIsNeverAnInput() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try FastPNGEncoder.encode(RGBImage(width: 64, height: 48, pixels: [UInt8](repeating: 128, count: 64 * 48 * 3)))
+        let photo = folder.appendingPathComponent("photo.png")
+        try Data(png).write(to: photo)
+        let file = folder.appendingPathComponent("NoPipeline.swift")
+        try Data("import Pipeline\nlet somethingElse = 1\n".utf8).write(to: file)
+        let out = folder.appendingPathComponent("out")
+        #expect(await FacepipeCommand.run(["run", file.path, photo.path, "--out", out.path, "--quiet"]) == 2)
+        #expect(await FacepipeCommand.run(["run", "--pipeline", file.path, photo.path, "--out", out.path, "--quiet"]) == 2)
+        #expect(await FacepipeCommand.run(["describe", file.path]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func pipelineDeclarationIsFound() {
         #expect(PipelineFileBuild.declaresPipeline("import Pipeline\n\nlet pipeline = Pipeline(\"x\") {\n}"))
         #expect(PipelineFileBuild.declaresPipeline("public let pipeline: Pipeline = make()"))
