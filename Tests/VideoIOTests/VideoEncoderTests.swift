@@ -51,6 +51,8 @@ import VideoIO
                 frames.append(frame)
             }
             try #require(encoder).finish()
+            // Both descriptors were read and written at VideoIO's own offsets.
+            #expect(lseek(fd, 0, SEEK_CUR) == 0 && lseek(out, 0, SEEK_CUR) == 0, "a descriptor's offset moved")
             return (decoder.info, frames)
         }
     }
