@@ -15,7 +15,13 @@ final class OrderedWriter: EntryWriter {
     private var entryClaimers: [Int: OutputPathClaimer] = [:]
     private(set) var summary = RunSummary()
     private let orderedPasses: [any OrderedRecordPass]
+    /// The pipeline's tracking of video frames (``CompiledPipeline/videoTracking``): applied to frames only.
+    private let videoFramesPass: (any OrderedRecordPass)?
     private var currentArchive: Int?
+    /// The sequence the ordered passes follow: the input, and the video's
+    /// index in it for a frame (nil otherwise). Passes begin again when it
+    /// changes, so tracks restart with each input and each video.
+    private var currentSequence: [Int?] = []
     private var keptImageNames: Set<String> = []
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
     private let shards: RedactedTars?
@@ -26,8 +32,9 @@ final class OrderedWriter: EntryWriter {
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
-         shards: RedactedTars? = nil) throws {
+         videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil) throws {
         self.orderedPasses = orderedPasses
+        self.videoFramesPass = videoFramesPass
         self.shards = shards
         self.manifest = manifest
         self.sink = sink
@@ -39,16 +46,16 @@ final class OrderedWriter: EntryWriter {
 
     /// A completion record for this entry that this run may reuse, if any.
     func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
-                            contentHash: String) -> CompletionRecord? {
+                            contentHash: String, frame: Int?) -> CompletionRecord? {
         completions.reusable(identity(archive: archive, archiveName: archiveName, entryName: entryName,
-                                      index: index, contentHash: contentHash))
+                                      index: index, contentHash: contentHash, frame: frame))
     }
 
     private func identity(archive: Int, archiveName: String, entryName: String, index: Int,
-                          contentHash: String) -> CompletionRecord.Identity {
+                          contentHash: String, frame: Int? = nil) -> CompletionRecord.Identity {
         CompletionRecord.Identity(archiveNumber: archive, archive: archiveName, entry: entryName, index: index,
                                   contentHash: contentHash, pipelineFingerprint: pipelineFingerprint,
-                                  outputSignature: outputSignature)
+                                  outputSignature: outputSignature, frame: frame)
     }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
@@ -87,8 +94,15 @@ final class OrderedWriter: EntryWriter {
             currentArchive = item.archiveNumber
             archiveRowsStart = manifestBytes
             archiveStartSummary = counted
-            for pass in orderedPasses { pass.beginArchive() }
         }
+        let sequence: [Int?] = [item.archiveNumber, item.frame == nil ? nil : item.index]
+        if currentSequence != sequence {
+            currentSequence = sequence
+            for pass in orderedPasses { pass.beginArchive() }
+            videoFramesPass?.beginArchive()
+        }
+        // The passes that apply to this item: the stages' own, and for a video frame the pipeline's tracking.
+        let passes = orderedPasses + (item.frame == nil ? [] : videoFramesPass.map { [$0] } ?? [])
         switch item.outcome {
         case .copied(let bytes):
             try shards?.add(input: item.archiveNumber, rawName: item.rawName, data: bytes)
@@ -106,10 +120,13 @@ final class OrderedWriter: EntryWriter {
         let rows: [[String]]
         switch item.outcome {
         case .rendered(var rendered, let contentHash, let cacheHits):
-            let beforePasses = orderedPasses.isEmpty ? nil : rendered.record
-            if !orderedPasses.isEmpty {
-                for pass in orderedPasses { pass.apply(to: &rendered.record) }
+            let beforePasses = passes.isEmpty ? nil : rendered.record
+            if !passes.isEmpty {
+                for pass in passes { pass.apply(to: &rendered.record) }
                 if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
+            }
+            if let deferred = rendered.deferredLabels {
+                rendered.image = try deferred.render(rendered.record)
             }
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
@@ -139,7 +156,7 @@ final class OrderedWriter: EntryWriter {
             add(counts)
             try completions.store(CompletionRecord(
                 identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash),
+                                   index: index, contentHash: contentHash, frame: item.frame),
                 rows: rows, outputs: outputs, counts: counts, record: beforePasses))
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
@@ -148,17 +165,17 @@ final class OrderedWriter: EntryWriter {
                 summary.leftOutOfShards.append(.init(archive: item.archiveName, index: index, name: item.entryName, reason: reason))
             }
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in orderedPasses { pass.apply(to: &nothing) }
+            for pass in passes { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
-                                      known: partial)]
+                                      known: partial, frame: item.frame, time: item.time)]
             try completions.store(CompletionRecord(
                 identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash),
+                                   index: index, contentHash: contentHash, frame: item.frame),
                 rows: rows, outputs: [], counts: counts))
         case .resumed(let record):
             summary.resumedEntries += 1
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in orderedPasses { pass.apply(to: &replay) }
+            for pass in passes { pass.apply(to: &replay) }
             rows = record.rows
             add(record.counts)
         case .archiveFailed, .copied, .inputEnded:

@@ -10,6 +10,9 @@ struct SequencedOutcome: Sendable {
     /// Entry index in its archive; nil for an archive-level failure.
     let index: Int?
     let outcome: EntryOutcome
+    /// A video frame's index and time in its video (nil for anything else).
+    var frame: Int? = nil
+    var time: Double? = nil
 }
 
 enum EntryOutcome: Sendable {
