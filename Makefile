@@ -67,7 +67,8 @@ build: setup
 bin-path:
 	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
 
-## install: the release binary, the verified models, the man page and shell completions under PREFIX (default /usr/local)
+## install: the release binary, the verified models, the man page and shell completions under PREFIX (default /usr/local),
+## and in PREFIX/lib/facepipe what `facepipe run ./MyPipeline.swift` compiles against (scripts/install-pipeline-kit.py)
 install: build manual
 	@bin="$$($(MAKE) -s bin-path)"; set -e; \
 	  install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/facepipe/models" "$(DESTDIR)$(PREFIX)/share/man/man1" \
@@ -75,6 +76,7 @@ install: build manual
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"; \
 	  install -m 755 "$$bin" "$(DESTDIR)$(PREFIX)/bin/facepipe"; \
 	  install -m 644 models/*.tflite models/yunet_s.weights models/yunet_s.LICENSE "$(DESTDIR)$(PREFIX)/share/facepipe/models/"; \
+	  $(PYTHON) scripts/install-pipeline-kit.py "$$(dirname "$$bin")" "$(DESTDIR)$(PREFIX)/lib/facepipe"; \
 	  install -m 644 $(MANUAL) "$(DESTDIR)$(PREFIX)/share/man/man1/facepipe.1"; \
 	  "$$bin" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/facepipe"; \
 	  "$$bin" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_facepipe"; \

@@ -124,6 +124,8 @@ let package = Package(
             "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            // SHA-256 of pipeline files and of the cached tools built from them.
+            .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : []),
         // Linked with the Swift standard library and Foundation inside (static), so the
         // installed binary runs on a Debian 12 without the toolchain. Only the link

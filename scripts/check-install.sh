@@ -10,6 +10,14 @@
 #     the toolchain hidden (an empty folder mounted over it in a user and mount namespace,
 #     so its libraries cannot be found by any path), writes the same manifest.csv as the
 #     build's own binary.
+#  4. a pipeline file with a stage of its own, compiled by the installed binary against the
+#     installed kit (PREFIX/lib/facepipe) with the swiftc on PATH, runs on SAMPLE (its manifest
+#     read back); a second run takes the tool from the cache (both times printed; it redoes the
+#     file's stage on the cached detections, --from, and writes the same manifest); a file with
+#     a type error gets the compiler's message with file:line and exit 2; a damaged cache entry
+#     is rebuilt; two runs compiling one file at once leave one entry; a swiftc of another
+#     version is refused; nothing is written outside the cache
+#     folder and --out (HOME and TMPDIR are empty folders checked at the end).
 # Step 3 needs user namespaces (`unshare -r -m`); where they are not allowed the script
 # says so and relies on steps 1 and 2. Usage: scripts/check-install.sh [SAMPLE]
 # (default datasets/build/sample.tar). Exit 1 if a check fails, 2 on a setup problem.
@@ -18,6 +26,7 @@ cd "$(dirname "$0")/.."
 sample="${1:-datasets/build/sample.tar}"
 make="${MAKE:-make}"
 swift="${SWIFT:-swift}"
+PYTHON="${PYTHON:-python3}"
 
 fail() { echo "check-install: FAILED: $*" >&2; exit 1; }
 [[ -f "$sample" ]] || { echo "check-install: $sample not found (make sample)" >&2; exit 2; }
@@ -85,4 +94,95 @@ if unshare -r -m true 2> /dev/null; then
 else
   how="user namespaces are not allowed here, so the run with the toolchain hidden was left out (checks 1 and 2 only)"
 fi
+# 4. A pipeline in one file, compiled against the installed kit.
+kit="$work/root$prefix/lib/facepipe"
+[[ -f "$kit/swiftc-arguments" && -f "$kit/libfacepipe.a" ]] || fail "make install left no pipeline-file kit in $kit"
+kit_size="$(du -sh "$kit" | cut -f1)"
+step4_start=$EPOCHREALTIME
+mkdir -p "$work/home" "$work/tmp" "$work/cache" "$work/files"
+files="$work/files"
+cp examples/pipeline-file/WideFaces.swift "$files/WideFaces.swift"   # the docs' example (docs/PIPELINES.md)
+# The installed binary with a clean HOME, TMPDIR and cache, swiftc on PATH.
+in_sandbox() { env -u LD_LIBRARY_PATH -u FACEPIPE_MODELS HOME="$work/home" TMPDIR="$work/tmp" XDG_CACHE_HOME="$work/cache" "$@"; }
+seconds() { local start=$EPOCHREALTIME; "$@"; status=$?; elapsed="$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"; return $status; }
+seconds in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-file" --quiet 2> "$work/file.log" \
+  || { cat "$work/file.log" >&2; fail "the installed binary could not run the pipeline file $files/WideFaces.swift"; }
+first="$elapsed"
+grep -q "compiling $files/WideFaces.swift" "$work/file.log" || fail "the first run of the pipeline file did not compile it: $(cat "$work/file.log")"
+"$PYTHON" - "$work/out-file/manifest.csv" <<'PY' || fail "the pipeline file's manifest is not what its stage says ($work/out-file/manifest.csv)"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["status"] in ("ok", "rejected")]
+mine = [r for r in rows if r["rejection"] == "narrower than 60.0 px"]
+assert mine, "no face rejected by the file's stage"
+# w is printed with two decimals: 59.998 is "60.00".
+assert all(float(r["w"]) <= 60.005 for r in mine), "a face at least 60 px wide was rejected"
+assert all(float(r["w"]) >= 59.995 for r in rows if r["status"] == "ok"), "a narrower face was kept"
+print(f"check-install: the pipeline file's stage rejected {len(mine)} of {len(rows)} faces")
+PY
+compiled="$(grep -o 'compiled .* in [0-9.]* s' "$work/file.log" | grep -o '[0-9.]* s$')"
+# Again, from the cache, into the same folder: the file's stage and the outputs are redone on
+# the cached detections (--from), by the cached tool, and write the same manifest.
+cp "$work/out-file/manifest.csv" "$work/first-manifest.csv"
+seconds in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-file" --from reject-narrow-faces --quiet \
+  2> "$work/file2.log" || { cat "$work/file2.log" >&2; fail "the second run of the pipeline file failed"; }
+second="$elapsed"
+! grep -q "facepipe: compiling" "$work/file2.log" || fail "the second run compiled the pipeline file again instead of using the cache"
+grep -q "cached stage results reused" "$work/file2.log" || fail "the second run did not run --from reject-narrow-faces: $(cat "$work/file2.log")"
+cmp -s "$work/first-manifest.csv" "$work/out-file/manifest.csv" || fail "the cached tool wrote another manifest"
+in_sandbox "$installed" describe "$files/WideFaces.swift" > "$work/describe.txt" 2> "$work/describe.log" \
+  && grep -q "reject-narrow-faces(min-width: 60.0)" "$work/describe.txt" \
+  || fail "describe of the pipeline file: $(cat "$work/describe.txt" "$work/describe.log")"
+
+# A type error: the compiler's message, with the file's name and line, and exit 2.
+sed 's/var minWidth: Float = 60/var minWidth: Float = "sixty"/' "$files/WideFaces.swift" > "$files/Broken.swift"
+line="$(grep -n 'var minWidth: Float = "sixty"' "$files/Broken.swift" | cut -d: -f1)"
+[[ -n "$line" ]] || fail "could not plant a type error in a copy of examples/pipeline-file/WideFaces.swift"
+status=0
+in_sandbox "$installed" run "$files/Broken.swift" "$sample" --out "$work/out-broken" --quiet 2> "$work/broken.log" || status=$?
+[[ $status == 2 ]] || { cat "$work/broken.log" >&2; fail "a pipeline file with a type error exited $status, not 2"; }
+grep -q "^$files/Broken.swift:$line:[0-9]*: error: " "$work/broken.log" \
+  || { cat "$work/broken.log" >&2; fail "the compiler's message does not name Broken.swift:$line"; }
+[[ ! -e "$work/out-broken" ]] || fail "a pipeline file that does not compile created its --out folder"
+
+# A damaged cache entry (one byte of the tool changed) is built again, never run.
+entry="$(dirname "$(find "$work/cache/facepipe/pipelines" -path '*/pipeline' -type f | head -n 1)")"
+[[ -f "$entry/sha256" ]] || fail "no cache entry with a sha256 under $work/cache/facepipe/pipelines"
+printf 'X' | dd of="$entry/pipeline" bs=1 seek=4096 conv=notrunc status=none
+cp "$entry/pipeline" "$work/damaged"
+in_sandbox "$installed" describe "$files/WideFaces.swift" > "$work/describe3.txt" 2> "$work/file3.log" \
+  || { cat "$work/file3.log" >&2; fail "describe after damaging the cache entry failed"; }
+grep -q "facepipe: compiling" "$work/file3.log" || fail "a damaged cache entry was used instead of rebuilt"
+cmp -s "$work/describe.txt" "$work/describe3.txt" || fail "the rebuilt tool describes another pipeline"
+cmp -s "$entry/pipeline" "$work/damaged" && fail "the damaged executable is still in the cache"
+
+# Two runs compiling one new file at once: both run, one whole entry, no build folder left.
+{ cat "$files/WideFaces.swift"; echo "// twice at once"; } > "$files/Twice.swift"
+entries_before="$(find "$work/cache/facepipe/pipelines" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' | wc -l)"
+in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice1.txt" 2> "$work/twice1.log" & twice1=$!
+in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice2.txt" 2> "$work/twice2.log" & twice2=$!
+wait $twice1 || { cat "$work/twice1.log" >&2; fail "the first of two concurrent runs of one new file failed"; }
+wait $twice2 || { cat "$work/twice2.log" >&2; fail "the second of two concurrent runs of one new file failed"; }
+cmp -s "$work/twice1.txt" "$work/twice2.txt" && cmp -s "$work/twice1.txt" "$work/describe.txt" \
+  || fail "two concurrent runs of one file described different pipelines"
+entries_after="$(find "$work/cache/facepipe/pipelines" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' | wc -l)"
+[[ $entries_after == $((entries_before + 1)) ]] || fail "two concurrent runs of one file left $((entries_after - entries_before)) entries"
+[[ -z "$(find "$work/cache/facepipe/pipelines" -maxdepth 1 -name '.building-*')" ]] || fail "a concurrent build left its folder"
+
+# A swiftc of another version is refused, naming both.
+mkdir -p "$work/other-swift"
+printf '#!/bin/sh\necho "Swift version 5.10 (swift-5.10-RELEASE)"\n' > "$work/other-swift/swiftc"
+chmod +x "$work/other-swift/swiftc"
+status=0
+PATH="$work/other-swift:$PATH" in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-other" --quiet \
+  2> "$work/other.log" || status=$?
+[[ $status == 2 ]] && grep -qF "Swift version 5.10" "$work/other.log" && grep -qF "$(head -n 1 "$kit/swift-version")" "$work/other.log" \
+  || { cat "$work/other.log" >&2; fail "a swiftc of another version was not refused with both versions (exit $status)"; }
+
+leftovers="$(find "$work/home" "$work/tmp" -mindepth 1 | head -n 5)"
+[[ -z "$leftovers" ]] || fail "running pipeline files wrote outside the cache and --out: $leftovers"
+step4="$(awk -v a="$step4_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
+echo "check-install: a pipeline file with its own stage ran from the installed kit ($kit_size): first run ${first} s" \
+  "(compiled in ${compiled}), second run from the cache ${second} s (--from its stage); type error, damaged cache entry," \
+  "concurrent builds and another swiftc handled (this check: ${step4} s)"
+
 echo "check-install: the installed binary needs no Swift library (NEEDED: ${needed% }), loads nothing from the toolchain, $how"

@@ -10,7 +10,7 @@ struct DescribeCommand: ParsableCommand {
         abstract: "Print a pipeline's stages with their options and the models they need."
     )
 
-    @Argument(help: "A pipeline name (see `facepipe pipelines`).")
+    @Argument(help: "A pipeline name (see `facepipe pipelines`), or a pipeline file (FILE.swift: compiled, then described).")
     var pipeline: String
 
     func run() throws {

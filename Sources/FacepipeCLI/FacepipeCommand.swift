@@ -50,15 +50,23 @@ public enum FacepipeCommand {
             return handler
         }
         let name = commandName ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "facepipe"
-        let status = await run(Array(CommandLine.arguments.dropFirst()), adding: pipelines, commandName: name)
+        let status = await run(Array(CommandLine.arguments.dropFirst()), adding: pipelines, commandName: name,
+                               pipelineFiles: .replaceProcess)
         Foundation.exit(status)
     }
 
     /// Runs one command line (`arguments` without the program's name) in
     /// this process and returns the exit status ``main(adding:commandName:)``
     /// would exit with; messages go to stdout and stderr as there.
+    /// A pipeline file (`run ./MyPipeline.swift …`, `describe MyPipeline.swift`)
+    /// is compiled and its tool run as a child process.
     public static func run(_ arguments: [String], adding pipelines: [Pipeline] = [],
                            commandName: String = "facepipe") async -> Int32 {
+        await run(arguments, adding: pipelines, commandName: commandName, pipelineFiles: .child)
+    }
+
+    private static func run(_ arguments: [String], adding pipelines: [Pipeline], commandName: String,
+                            pipelineFiles: PipelineFileLaunch.Mode) async -> Int32 {
         let registry: PipelineRegistry
         do {
             registry = try PipelineRegistry.builtIn.adding(pipelines)
@@ -68,15 +76,18 @@ public enum FacepipeCommand {
         }
         return await CommandLineContext.$registry.withValue(registry) {
             await CommandLineContext.$commandName.withValue(commandName) {
-                await parseAndRun(arguments)
+                await parseAndRun(arguments, pipelineFiles: pipelineFiles)
             }
         }
     }
 
     /// Parses `arguments` against ``Facepipe`` and runs the command they name.
-    private static func parseAndRun(_ arguments: [String]) async -> Int32 {
+    private static func parseAndRun(_ arguments: [String], pipelineFiles: PipelineFileLaunch.Mode) async -> Int32 {
         do {
             var command = try Facepipe.parseAsRoot(arguments)
+            if let request = PipelineFileRequest.recognize(command, arguments: arguments) {
+                return PipelineFileLaunch.run(request, mode: pipelineFiles)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

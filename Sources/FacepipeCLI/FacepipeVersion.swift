@@ -1,3 +1,3 @@
-enum FacepipeVersion {
-    static let string = "0.5.2"
+package enum FacepipeVersion {
+    package static let string = "0.5.2"
 }

@@ -12,7 +12,9 @@ struct RunCommand: AsyncParsableCommand {
         Runs \(RunArguments.defaultPipeline), the default pipeline, unless --pipeline NAME picks another \
         (`facepipe pipelines` lists them). The older form `facepipe run NAME INPUT…` \
         still works when NAME is a pipeline and no file or folder here is called NAME; \
-        if one is, the run stops and asks which was meant (exit 2).
+        if one is, the run stops and asks which was meant (exit 2). A pipeline in a Swift \
+        file (`facepipe run ./MyPipeline.swift INPUT…`, or --pipeline FILE.swift) is compiled \
+        with the swiftc on PATH against facepipe's modules, cached, and run (docs/PIPELINES.md).
 
         Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
         standard input), a folder (every JPEG and PNG below it, sorted by path; other \
