@@ -23,6 +23,12 @@ struct RunCommand: AsyncParsableCommand {
         Every input is read once; an input that cannot be opened stops the run before \
         DIR is created (exit 2).
 
+        A video (MP4, MOV, MKV, WebM, recognised by its first bytes, given as a file, in a \
+        folder or in a tar) is a sequence of entries, one per frame, named clip.mp4#000123, \
+        with frame and time columns; --every N or --fps F choose frames. faces, anonymize \
+        and training-annotations give each face of a video a tracking_id across its frames \
+        (docs/VIDEO.md).
+
         Entries are processed concurrently and written in archive order, so outputs are \
         byte-identical for any --workers. Stage results are cached in DIR/.cache: a rerun \
         reuses them, --from/--only choose what to recompute.

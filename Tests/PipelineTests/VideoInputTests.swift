@@ -278,4 +278,27 @@ import Testing
         #expect(rows.map { $0["entry"]! }.suffix(2) == ["b.mp4#000000", "b.mp4#000001"])
         #expect(rows.firstIndex { $0["status"] == "error" } == cut.count)
     }
+
+    /// A video file's progress is the container's bytes the decoder has read, of the file's size.
+    @Test func progressCountsTheVideosBytes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4")
+        // Large enough (about 1 MB) that the decoder reads it in many pieces.
+        try VideoClips.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x480:rate=10", "-frames:v", "20", "-c:v", "libx264",
+                               "-pix_fmt", "yuv420p", "-g", "2", "-crf", "10"], output: clip)
+        let size = Int64(try Data(contentsOf: clip).count)
+        var source = try RunInput.fromArgument(clip.path).open()
+        var positions: [ReadPosition] = []
+        while let item = try source.next() {
+            guard case .frame = item else { Issue.record("not a frame: \(item)"); break }
+            positions.append(source.position)
+        }
+        #expect(positions.count == 20)
+        #expect(positions.allSatisfy { $0.unit == .bytes && $0.total == size })
+        #expect(zip(positions, positions.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(positions[0].done < positions[19].done && positions[19].done >= size * 9 / 10, "\(positions.map(\.done)) of \(size)")
+        // The digest is the file's SHA-256, as for an image file.
+        #expect(try source.digest()?.bytes == size)
+    }
 }

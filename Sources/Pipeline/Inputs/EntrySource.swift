@@ -58,7 +58,7 @@ public struct RunInput: Sendable {
     }
 
     /// The input's entries, videos read as `reading` says.
-    func open(_ reading: VideoReading = .standard) throws -> any EntrySource {
+    package func open(_ reading: VideoReading = .standard) throws -> any EntrySource {
         try openSource(reading)
     }
 }
