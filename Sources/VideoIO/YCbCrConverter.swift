@@ -74,51 +74,82 @@ struct YCbCrConverter {
     /// The RGB image of `frame` (whose format is this converter's).
     func convert(_ frame: UnsafePointer<AVFrame>) -> RGBImage {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        let planes = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
-        let strides = [Int(frame.pointee.linesize.0), Int(frame.pointee.linesize.1), Int(frame.pointee.linesize.2)]
+        let planes = (frame.pointee.data.0!, grey ? frame.pointee.data.0! : frame.pointee.data.1!,
+                      grey ? frame.pointee.data.0! : frame.pointee.data.2!)
+        let strides = (Int(frame.pointee.linesize.0), Int(frame.pointee.linesize.1), Int(frame.pointee.linesize.2))
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, count in
-            count = width * height * 3
             luma.withUnsafeBufferPointer { luma in
             redFromCr.withUnsafeBufferPointer { rV in
             greenFromCb.withUnsafeBufferPointer { gU in
             greenFromCr.withUnsafeBufferPointer { gV in
             blueFromCb.withUnsafeBufferPointer { bU in
-                let top = Int32(values - 1)
-                @inline(__always) func sample(_ row: UnsafeMutablePointer<UInt8>, _ x: Int) -> Int {
-                    if bytesPerSample == 1 { return Int(row[x]) }
-                    let raw = UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)
-                    return Int(min(Int32(UInt16(littleEndian: raw)), top))
-                }
-                @inline(__always) func byte(_ value: Int32) -> UInt8 {
-                    UInt8(clamping: (value + 32768) >> 16)
-                }
+                let out = out.baseAddress!
                 for y in 0..<height {
-                    let yRow = planes[0]! + y * strides[0]
-                    var o = y * width * 3
+                    let o = out + y * width * 3
+                    let yRow = UnsafeRawPointer(planes.0 + y * strides.0)
                     if grey {
-                        for x in 0..<width {
-                            let v = byte(luma[sample(yRow, x)])
-                            out[o] = v; out[o + 1] = v; out[o + 2] = v
-                            o += 3
+                        if bytesPerSample == 1 {
+                            Self.greyRow(yRow.assumingMemoryBound(to: UInt8.self), width, luma, o)
+                        } else {
+                            Self.greyRow(yRow.assumingMemoryBound(to: UInt16.self), width, luma, o)
                         }
                         continue
                     }
                     let cy = y >> chromaShiftY
-                    let uRow = planes[1]! + cy * strides[1]
-                    let vRow = planes[2]! + cy * strides[2]
-                    for x in 0..<width {
-                        let l = luma[sample(yRow, x)]
-                        let u = sample(uRow, x >> chromaShiftX), v = sample(vRow, x >> chromaShiftX)
-                        out[o] = byte(l + rV[v])
-                        out[o + 1] = byte(l + gU[u] + gV[v])
-                        out[o + 2] = byte(l + bU[u])
-                        o += 3
+                    let uRow = UnsafeRawPointer(planes.1 + cy * strides.1), vRow = UnsafeRawPointer(planes.2 + cy * strides.2)
+                    if bytesPerSample == 1 {
+                        Self.colourRow(yRow.assumingMemoryBound(to: UInt8.self), uRow.assumingMemoryBound(to: UInt8.self),
+                                       vRow.assumingMemoryBound(to: UInt8.self), width, chromaShiftX, luma, rV, gU, gV, bU, o)
+                    } else {
+                        Self.colourRow(yRow.assumingMemoryBound(to: UInt16.self), uRow.assumingMemoryBound(to: UInt16.self),
+                                       vRow.assumingMemoryBound(to: UInt16.self), width, chromaShiftX, luma, rV, gU, gV, bU, o)
                     }
                 }
             }}}}}
+            count = width * height * 3
         }
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
-    private var values: Int { 1 << depth }
+    @inline(__always)
+    private static func byte(_ value: Int32) -> UInt8 { UInt8(clamping: (value &+ 32768) >> 16) }
+
+    /// A sample as a table index: little-endian, and no larger than the table (a hostile stream may set
+    /// bits above its depth).
+    @inline(__always)
+    private static func index<S: FixedWidthInteger & UnsignedInteger>(_ sample: S, _ top: Int) -> Int {
+        min(Int(S(littleEndian: sample)), top)
+    }
+
+    @inline(__always)
+    private static func colourRow<S: FixedWidthInteger & UnsignedInteger>(
+        _ yRow: UnsafePointer<S>, _ uRow: UnsafePointer<S>, _ vRow: UnsafePointer<S>, _ width: Int, _ shift: Int,
+        _ luma: UnsafeBufferPointer<Int32>, _ rV: UnsafeBufferPointer<Int32>, _ gU: UnsafeBufferPointer<Int32>,
+        _ gV: UnsafeBufferPointer<Int32>, _ bU: UnsafeBufferPointer<Int32>, _ out: UnsafeMutablePointer<UInt8>
+    ) {
+        let top = luma.count - 1
+        var o = out
+        for x in 0..<width {
+            let l = luma[index(yRow[x], top)]
+            let u = index(uRow[x >> shift], top), v = index(vRow[x >> shift], top)
+            o[0] = byte(l &+ rV[v])
+            o[1] = byte(l &+ gU[u] &+ gV[v])
+            o[2] = byte(l &+ bU[u])
+            o += 3
+        }
+    }
+
+    @inline(__always)
+    private static func greyRow<S: FixedWidthInteger & UnsignedInteger>(
+        _ yRow: UnsafePointer<S>, _ width: Int, _ luma: UnsafeBufferPointer<Int32>, _ out: UnsafeMutablePointer<UInt8>
+    ) {
+        let top = luma.count - 1
+        var o = out
+        for x in 0..<width {
+            let v = byte(luma[index(yRow[x], top)])
+            o[0] = v; o[1] = v; o[2] = v
+            o += 3
+        }
+    }
+
 }

@@ -1,0 +1,200 @@
+import CFFmpeg
+import ImageCore
+
+/// Writes redacted frames as H.264 (libx264) in a new container of the source's family (MP4 for ISO media,
+/// or MOV when the source's audio cannot go in MP4; Matroska for MKV/WebM), with every audio stream of the
+/// source copied packet for packet and no metadata.
+///
+/// Frames of odd width or height lose their last column or row (yuv420p needs even sizes). The muxer runs with
+/// FFmpeg's bit-exact flag, the RGB → Y'CbCr conversion is VideoIO's integer code and x264 runs on one thread,
+/// so the bytes depend only on the frames and the source.
+public final class VideoEncoder {
+    private let width: Int, height: Int
+    private let encodedWidth: Int, encodedHeight: Int
+    private let source: ContainerDemuxer
+    private let muxer: ContainerMuxer
+    private let encoder: CodecContext
+    private let frame: Frame
+    private let packet: Packet
+    private let audioPacket: Packet
+    private let videoStream: UnsafeMutablePointer<AVStream>
+    /// Source audio stream index → output stream.
+    private var audioStreams: [Int32: UnsafeMutablePointer<AVStream>] = [:]
+    private var audioPending = false
+    private var audioEnded = false
+    private let converter = RGBToYCbCrConverter(matrix: .bt709)
+    private var previousPTS: Int64?
+    private var framesAppended = 0
+    private var finished = false
+    private static let name = "the redacted video"
+
+    /// Writes a new container to `output`, an empty regular file the caller opened (and later renames into place);
+    /// the caller owns the descriptor. `width`/`height`: the frames that will be appended (upright: a rotated
+    /// source's sides swapped); no display matrix is written. Audio: every audio stream of `source` is copied
+    /// packet for packet, interleaved as frames arrive (bounded memory). Metadata: none copied.
+    public init(output: Int32, source: VideoInput, sourceInfo: VideoInfo, width: Int, height: Int,
+                encoding: VideoEncoding) throws(VideoError) {
+        guard width >= 2, height >= 2 else {
+            throw .invalidFrame(Self.name, reason: "frames of \(width)x\(height) are too small to encode")
+        }
+        guard (0...51).contains(encoding.crf), VideoEncoding.presets.contains(encoding.preset) else {
+            throw .invalidFrame(Self.name, reason: "CRF \(encoding.crf) with preset \(encoding.preset) is not an x264 setting")
+        }
+        guard sourceInfo.timeBase.isPositive else {
+            throw .invalidFrame(Self.name, reason: "the source's time base \(sourceInfo.timeBase) is not positive")
+        }
+        self.width = width
+        self.height = height
+        encodedWidth = width & ~1
+        encodedHeight = height & ~1
+        self.source = try ContainerDemuxer(source, name: "the source video")
+
+        // The source's audio streams, and a muxer that can hold them.
+        let audio = self.source.streams.filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+        self.source.discardAll(except: Set(audio.map { $0.pointee.index }))
+        var muxerName = self.source.kind == .isoMedia ? "mp4" : "matroska"
+        if muxerName == "mp4", let mp4 = av_guess_format("mp4", nil, nil),
+           audio.contains(where: { avformat_query_codec(mp4, $0.pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 }) {
+            muxerName = "mov"   // e.g. PCM audio from a camera's MOV, which MP4 cannot hold
+        }
+        muxer = try ContainerMuxer(fd: output, muxer: muxerName)
+        if muxerName == "matroska" {
+            // Matroska stores an audio stream's codec delay (Opus pre-skip) and gets its first packets at
+            // negative times; FFmpeg's default would shift every stream later to avoid them, moving the frames.
+            muxer.context.pointee.avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED
+        }
+
+        // H.264 with libx264: one thread, the documented quality.
+        guard let x264 = avcodec_find_encoder_by_name("libx264") else { throw .missingEncoder("libx264 encoder") }
+        encoder = try CodecContext(x264)
+        let codec = encoder.pointer
+        codec.pointee.width = Int32(encodedWidth)
+        codec.pointee.height = Int32(encodedHeight)
+        codec.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        codec.pointee.time_base = sourceInfo.timeBase.av
+        if sourceInfo.frameRate.isPositive { codec.pointee.framerate = sourceInfo.frameRate.av }
+        codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        codec.pointee.thread_count = 1
+        codec.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if muxer.wantsGlobalHeader { codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        codec.pointee.colorspace = AVCOL_SPC_BT709
+        codec.pointee.color_range = AVCOL_RANGE_MPEG
+        codec.pointee.color_primaries = AVCOL_PRI_BT709
+        codec.pointee.color_trc = AVCOL_TRC_BT709
+        var options: OpaquePointer?
+        av_dict_set(&options, "crf", String(encoding.crf), 0)
+        av_dict_set(&options, "preset", encoding.preset, 0)
+        // x264 picks some algorithms by CPU (its macroblock-tree's float kernels round differently with AVX2
+        // and AVX-512): `cpu-independent` makes the bytes the same on every CPU (checked under qemu).
+        av_dict_set(&options, "x264-params", "cpu-independent=1", 0)
+        defer { av_dict_free(&options) }
+        try Self.check(avcodec_open2(codec, x264, &options), "open the libx264 encoder")
+
+        videoStream = try muxer.addStream()
+        try Self.check(avcodec_parameters_from_context(videoStream.pointee.codecpar, codec), "describe the video stream")
+        videoStream.pointee.time_base = codec.pointee.time_base
+        videoStream.pointee.avg_frame_rate = codec.pointee.framerate
+        videoStream.pointee.disposition = AV_DISPOSITION_DEFAULT
+
+        for (position, input) in audio.enumerated() {
+            let stream = try muxer.addStream()
+            try Self.check(avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar), "copy an audio stream's parameters")
+            stream.pointee.codecpar.pointee.codec_tag = 0   // the muxer's own tag for the codec
+            stream.pointee.time_base = input.pointee.time_base
+            stream.pointee.disposition = position == 0 ? AV_DISPOSITION_DEFAULT : 0
+            audioStreams[input.pointee.index] = stream
+        }
+        try Self.check(avformat_write_header(muxer.context, nil), "write the container header")
+
+        frame = try Frame()
+        packet = try Packet()
+        audioPacket = try Packet()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(encodedWidth)
+        frame.pointer.pointee.height = Int32(encodedHeight)
+        try Self.check(av_frame_get_buffer(frame.pointer, 0), "allocate a frame")
+    }
+
+    /// Frames in presentation order; `pts` in sourceInfo.timeBase (the source frame's pts).
+    public func append(_ image: RGBImage, pts: Int64) throws(VideoError) {
+        guard !finished else { throw .invalidFrame(Self.name, reason: "a frame came after finish()") }
+        guard image.width == width, image.height == height else {
+            throw .invalidFrame(Self.name, reason: "frame \(framesAppended) is \(image.width)x\(image.height), not \(width)x\(height)")
+        }
+        if let previousPTS, pts <= previousPTS {
+            throw .invalidFrame(Self.name, reason: "frame \(framesAppended) has pts \(pts), not after \(previousPTS)")
+        }
+        previousPTS = pts
+        let frame = frame.pointer
+        try Self.check(av_frame_make_writable(frame), "prepare a frame")
+        converter.convert(image, width: encodedWidth, height: encodedHeight, into: frame)
+        frame.pointee.pts = pts
+        try Self.check(avcodec_send_frame(encoder.pointer, frame), "encode frame \(framesAppended)")
+        framesAppended += 1
+        try writeEncodedPackets()
+    }
+
+    /// Flushes the encoder, copies the remaining audio, writes the trailer.
+    public func finish() throws(VideoError) {
+        guard !finished else { return }
+        finished = true
+        try Self.check(avcodec_send_frame(encoder.pointer, nil), "flush the encoder")
+        try writeEncodedPackets()
+        try copyAudio(upTo: nil)
+        try Self.check(av_write_trailer(muxer.context), "write the container trailer")
+    }
+
+    /// Writes every packet the encoder has ready, each after the source audio that comes before it.
+    private func writeEncodedPackets() throws(VideoError) {
+        let packet = packet.pointer
+        while true {
+            let code = avcodec_receive_packet(encoder.pointer, packet)
+            if code == facepipe_averror_eagain || code == facepipe_averror_eof { return }
+            try Self.check(code, "encode a frame")
+            av_packet_rescale_ts(packet, encoder.pointer.pointee.time_base, videoStream.pointee.time_base)
+            packet.pointee.stream_index = videoStream.pointee.index
+            try copyAudio(upTo: (packet.pointee.dts, videoStream.pointee.time_base))
+            try Self.check(av_interleaved_write_frame(muxer.context, packet), "write a video packet")
+        }
+    }
+
+    /// Copies source audio packets whose time is not after `time` (all that remain when nil), unchanged but
+    /// for their stream index and time base. Holds at most one packet read ahead.
+    private func copyAudio(upTo time: (Int64, AVRational)?) throws(VideoError) {
+        guard !audioStreams.isEmpty else { return }
+        let packet = audioPacket.pointer
+        while true {
+            if !audioPending {
+                if audioEnded { return }
+                let code = source.read(packet)
+                if code == facepipe_averror_eof {
+                    audioEnded = true
+                    return
+                }
+                if code < 0 {
+                    throw .damaged("the source video", frame: framesAppended, FFmpegError("read an audio packet", code: code))
+                }
+                guard audioStreams[packet.pointee.stream_index] != nil else {
+                    av_packet_unref(packet)
+                    continue
+                }
+                audioPending = true
+            }
+            let input = source.context.pointee.streams[Int(packet.pointee.stream_index)]!
+            let stream = audioStreams[packet.pointee.stream_index]!
+            if let (limit, base) = time {
+                let at = packet.pointee.dts != facepipe_av_nopts_value ? packet.pointee.dts : packet.pointee.pts
+                if at != facepipe_av_nopts_value, av_compare_ts(at, input.pointee.time_base, limit, base) > 0 { return }
+            }
+            av_packet_rescale_ts(packet, input.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            packet.pointee.pos = -1
+            audioPending = false
+            try Self.check(av_interleaved_write_frame(muxer.context, packet), "write an audio packet")
+        }
+    }
+
+    private static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(VideoError) {
+        do throws(FFmpegError) { try FFmpegError.check(code, operation()) } catch { throw .ffmpeg(error) }
+    }
+}
