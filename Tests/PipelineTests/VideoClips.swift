@@ -102,3 +102,21 @@ struct DetectReddish: Stage {
         return out
     }
 }
+
+/// `ffprobe` on a written video: its streams as `key=value` lines.
+enum VideoProbe {
+    /// `ffprobe -v error -count_frames -show_entries ENTRIES -of default=noprint_wrappers=1 FILE`.
+    static func run(_ file: URL, entries: String, selectStreams: String? = nil) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-count_frames"] + (selectStreams.map { ["-select_streams", $0] } ?? [])
+            + ["-show_entries", entries, "-of", "default=noprint_wrappers=1", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map(String.init)
+    }
+}

@@ -18,6 +18,7 @@ import Testing
             self.count = count; self.damagedAfter = damagedAfter; self.rotation = rotation
         }
         var bytesRead: Int64 { Int64(next * 100) }
+        var videoSource: VideoSource? { nil }
         func nextFrame() throws -> DecodedFrame? {
             if let damagedAfter, next == damagedAfter { throw Damage() }
             guard next < count else { return nil }

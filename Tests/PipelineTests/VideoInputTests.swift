@@ -20,12 +20,19 @@ import Testing
 
     static func column(_ name: String) -> Int { Manifest.columns.firstIndex(of: name)! }
 
-    static func run(_ inputs: [RunInput], out: URL, workers: Int = 2, selection: FrameSelection = .everyFrame) async throws -> RunSummary {
+    static func framesAsImages(_ configuration: RunConfiguration) -> RunConfiguration {
+        var configuration = configuration
+        configuration.videoFramesAsImages = true
+        return configuration
+    }
+
+    /// `framesAsImages`: each frame an image file (as these tests read frames back); false: one video out per video.
+    static func run(_ inputs: [RunInput], out: URL, workers: Int = 2, selection: FrameSelection = .everyFrame,
+                    framesAsImages: Bool = true) async throws -> RunSummary {
         let plan = try pipeline.compile(modelsDirectory: URL(fileURLWithPath: "/nonexistent-models"))
-        return try await PipelineRunner.run(plan, inputs: inputs,
-                                            configuration: RunConfiguration(outputDirectory: out, workers: workers,
-                                                                            video: VideoReading(selection: selection)),
-                                            toolVersion: "test")
+        var configuration = RunConfiguration(outputDirectory: out, workers: workers, video: VideoReading(selection: selection))
+        configuration.videoFramesAsImages = framesAsImages
+        return try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration, toolVersion: "test")
     }
 
     @Test func everyFrameIsAnEntryWithItsIndexAndTime() async throws {
@@ -167,12 +174,12 @@ import Testing
         _ = try await Self.run([try RunInput.fromArgument(clip.path)], out: reference)
         let written = Atomic<Int>(0)
         let stopped = try await PipelineRunner.run(plan, inputs: [try RunInput.fromArgument(clip.path)],
-                                                   configuration: RunConfiguration(outputDirectory: out, workers: 1), toolVersion: "test",
+                                                   configuration: Self.framesAsImages(RunConfiguration(outputDirectory: out, workers: 1)), toolVersion: "test",
                                                    hooks: RunHooks(shouldStop: { written.load(ordering: .relaxed) >= 4 },
                                                                    progress: { written.store($0.done, ordering: .relaxed) }))
         #expect(stopped.interrupted)
         let resumed = try await PipelineRunner.run(plan, inputs: [try RunInput.fromArgument(clip.path)],
-                                                   configuration: RunConfiguration(outputDirectory: out, workers: 2, resume: true),
+                                                   configuration: Self.framesAsImages(RunConfiguration(outputDirectory: out, workers: 2, resume: true)),
                                                    toolVersion: "test")
         #expect(resumed.resumedEntries >= 4)
         #expect(try outputFiles(out) == outputFiles(reference))
@@ -233,7 +240,7 @@ import Testing
         let plan = try labelled.compile(modelsDirectory: folder)
         let out = folder.appendingPathComponent("out")
         _ = try await PipelineRunner.run(plan, inputs: [try RunInput.fromArgument(clip.path), try RunInput.fromArgument(still.path)],
-                                         configuration: RunConfiguration(outputDirectory: out, workers: 2), toolVersion: "test")
+                                         configuration: Self.framesAsImages(RunConfiguration(outputDirectory: out, workers: 2)), toolVersion: "test")
         let rows = try manifestRows(out)
         #expect(rows.map { $0[Self.column("tracking_id")] } == ["1", "1", "1", ""])
         func labelPixels(_ path: String) throws -> Int {
@@ -300,5 +307,53 @@ import Testing
         #expect(positions[0].done < positions[19].done && positions[19].done >= size * 9 / 10, "\(positions.map(\.done)) of \(size)")
         // The digest is the file's SHA-256, as for an image file.
         #expect(try source.digest()?.bytes == size)
+    }
+
+    /// A video's frames written back as one video where a still's image would
+    /// go: every frame, in order, with the source's audio, the same bytes for
+    /// any worker count; the manifest's `output` names it for every frame.
+    @Test func aVideosFramesAreWrittenIntoOneVideo() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mov")
+        try VideoClips.movingSquare(clip, frames: 12, extra: [])
+        let withAudio = folder.appendingPathComponent("talk.mp4")
+        try VideoClips.ffmpeg(["-i", clip.path, "-f", "lavfi", "-i", "sine=frequency=440:duration=1.2", "-map", "0:v", "-map", "1:a",
+                               "-c:v", "copy", "-c:a", "aac", "-shortest"], output: withAudio)
+        var reference: [String: Data]?
+        for workers in [1, 2] {
+            let out = folder.appendingPathComponent("out-\(workers)")
+            _ = try await Self.run([try RunInput.fromArgument(withAudio.path)], out: out, workers: workers, framesAsImages: false)
+            let files = try outputFiles(out)
+            #expect(files.keys.filter { $0.hasPrefix("images/") } == ["images/talk.mp4/talk.mp4"])
+            let rows = try ManifestReadBack.check(out)
+            #expect(rows.count == 12 && rows.allSatisfy { $0["output"] == "images/talk.mp4/talk.mp4" })
+            if let reference { #expect(files == reference, "--workers \(workers)") } else { reference = files }
+            let video = out.appendingPathComponent("images/talk.mp4/talk.mp4")
+            let streams = try VideoProbe.run(video, entries: "stream=codec_name,codec_type,width,height,nb_read_frames", selectStreams: "v")
+            #expect(streams == ["codec_name=h264", "codec_type=video", "width=160", "height=120", "nb_read_frames=12"], "\(streams)")
+            #expect(try VideoProbe.run(video, entries: "stream=codec_type", selectStreams: "a") == ["codec_type=audio"])
+        }
+        // The audio packets are the source's, byte for byte.
+        func audioPackets(_ file: URL) throws -> [String] {
+            try VideoProbe.run(file, entries: "packet=size,pts", selectStreams: "a")
+        }
+        let written = folder.appendingPathComponent("out-1/images/talk.mp4/talk.mp4")
+        #expect(try audioPackets(written) == audioPackets(withAudio))
+        #expect(try !audioPackets(written).isEmpty)
+    }
+
+    /// A `.webm` (Matroska) video is written as Matroska with H.264, named `.mkv`
+    /// after its own name; the drawing (the inverted box) is in its frames.
+    @Test func aWebMBecomesAnMKV() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("c.webm")
+        try VideoClips.movingSquare(clip, frames: 4, extra: ["-c:v", "libvpx-vp9"])
+        let out = folder.appendingPathComponent("out")
+        _ = try await Self.run([try RunInput.fromArgument(clip.path)], out: out, framesAsImages: false)
+        let video = out.appendingPathComponent("images/c.webm/c.webm.mkv")
+        #expect(try VideoProbe.run(video, entries: "stream=codec_name,nb_read_frames") == ["codec_name=h264", "nb_read_frames=4"])
+        #expect(try VideoProbe.run(video, entries: "format=format_name") == ["format_name=matroska,webm"])
     }
 }

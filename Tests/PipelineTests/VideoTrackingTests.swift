@@ -30,5 +30,9 @@ struct VideoTrackingTests {
         // The face moves right 12 px a frame.
         let x = (0..<6).map { Double(largest[String($0)]!["x"]!)! }
         #expect(zip(x, x.dropFirst()).allSatisfy { abs($1 - $0 - 12) < 4 }, "\(x)")
+        // The frames (annotated, or redacted) are written back as one video of every frame.
+        let video = out.appendingPathComponent("images/pan.mp4/pan.mp4")
+        #expect(try VideoProbe.run(video, entries: "stream=codec_name,width,height,nb_read_frames", selectStreams: "v")
+                == ["codec_name=h264", "width=480", "height=320", "nb_read_frames=6"])
     }
 }

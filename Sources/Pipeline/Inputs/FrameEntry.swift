@@ -17,6 +17,10 @@ public struct FrameEntry: Sendable {
     public let rotation: Int
     /// 8-bit RGB as stored (not yet turned).
     public let image: RGBImage
+    /// The frame's pts in its stream's time base (what the video output is timed by).
+    let pts: Int64
+    /// The video it belongs to, when it can be written out again (nil for synthetic frames).
+    let source: VideoSource?
 
     /// `<video>#<frame>`: the frame index with at least 6 digits (`clip.mp4#000123`, `clip.mp4#1234567`).
     package static func entryName(video: [UInt8], frame: Int) -> [UInt8] {

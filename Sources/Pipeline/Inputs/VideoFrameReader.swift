@@ -54,7 +54,8 @@ package final class VideoFrameReader {
         lastSeconds = seconds
         let frameName = FrameEntry.entryName(video: rawName, frame: frame.index)
         return .frame(FrameEntry(index: index, name: String(decoding: frameName, as: UTF8.self), rawName: frameName,
-                                 frame: frame.index, time: seconds, rotation: decoder.rotation, image: frame.image))
+                                 frame: frame.index, time: seconds, rotation: decoder.rotation, image: frame.image,
+                                 pts: frame.pts, source: decoder.videoSource))
     }
 }
 
@@ -66,11 +67,14 @@ package struct DecodedFrame {
     package var seconds: Double
     /// 8-bit RGB as stored.
     package var image: RGBImage
+    /// In the stream's time base.
+    package var pts: Int64
 
-    package init(index: Int, seconds: Double, image: RGBImage) {
+    package init(index: Int, seconds: Double, image: RGBImage, pts: Int64? = nil) {
         self.index = index
         self.seconds = seconds
         self.image = image
+        self.pts = pts ?? Int64(index)
     }
 }
 
@@ -81,6 +85,8 @@ package protocol FrameDecoding: AnyObject {
     var rotation: Int { get }
     /// Bytes of the container read so far (progress).
     var bytesRead: Int64 { get }
+    /// The container, for writing its frames out again as a video (nil: they are written as images).
+    var videoSource: VideoSource? { get }
     /// The next frame in presentation order; nil at the end; throws on damage.
     func nextFrame() throws -> DecodedFrame?
 }

@@ -14,13 +14,17 @@ extension VideoReading {
     func frames(of file: OpenFile, index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
         let decoder = try VideoDecoder(.fileDescriptor(file.descriptor), name: String(decoding: rawName, as: UTF8.self),
                                        maxPixels: maxPixels)
-        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: file), index: index, rawName: rawName, selection: selection)
+        let source = VideoSource(info: decoder.info, input: .fileDescriptor(file.descriptor), file: file)
+        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: file, source: source), index: index, rawName: rawName,
+                                selection: selection)
     }
 
     /// The frames of a video held in memory (a tar member).
     func frames(of bytes: [UInt8], index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
         let decoder = try VideoDecoder(.bytes(bytes), name: String(decoding: rawName, as: UTF8.self), maxPixels: maxPixels)
-        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: nil), index: index, rawName: rawName, selection: selection)
+        let source = VideoSource(info: decoder.info, input: .bytes(bytes), file: nil)
+        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: nil, source: source), index: index, rawName: rawName,
+                                selection: selection)
     }
 }
 
@@ -31,11 +35,13 @@ final class FFmpegFrames: FrameDecoding {
     private var decoder: VideoDecoder?
     private let file: OpenFile?
     let rotation: Int
+    let videoSource: VideoSource?
 
-    init(_ decoder: VideoDecoder, keeping file: OpenFile?) {
+    init(_ decoder: VideoDecoder, keeping file: OpenFile?, source: VideoSource) {
         self.decoder = decoder
         self.file = file
         rotation = decoder.info.rotation
+        videoSource = source
     }
 
     deinit {
@@ -48,6 +54,6 @@ final class FFmpegFrames: FrameDecoding {
 
     func nextFrame() throws -> DecodedFrame? {
         guard let frame = try decoder?.next() else { return nil }
-        return DecodedFrame(index: frame.index, seconds: frame.seconds, image: frame.image)
+        return DecodedFrame(index: frame.index, seconds: frame.seconds, image: frame.image, pts: frame.pts)
     }
 }

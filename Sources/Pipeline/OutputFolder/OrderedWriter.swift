@@ -25,6 +25,11 @@ final class OrderedWriter: EntryWriter {
     private var keptImageNames: Set<String> = []
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
     private let shards: RedactedTars?
+    /// Where a video's frames are written back as one video (``VideoOutput``);
+    /// nil: each frame is an image file like a still's.
+    private let videoDirectory: OutputDirectory?
+    /// The video being written.
+    private var video: VideoOutput?
     /// Manifest bytes and counts before the current archive's first row.
     private var archiveRowsStart = 0
     private var archiveStartSummary = RunSummary()
@@ -32,7 +37,9 @@ final class OrderedWriter: EntryWriter {
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
-         videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil) throws {
+         videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
+         videoDirectory: OutputDirectory? = nil) throws {
+        self.videoDirectory = videoDirectory
         self.orderedPasses = orderedPasses
         self.videoFramesPass = videoFramesPass
         self.shards = shards
@@ -98,6 +105,7 @@ final class OrderedWriter: EntryWriter {
         let sequence: [Int?] = [item.archiveNumber, item.frame == nil ? nil : item.index]
         if currentSequence != sequence {
             currentSequence = sequence
+            try finishVideo()
             for pass in orderedPasses { pass.beginArchive() }
             videoFramesPass?.beginArchive()
         }
@@ -125,11 +133,29 @@ final class OrderedWriter: EntryWriter {
                 for pass in passes { pass.apply(to: &rendered.record) }
                 if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
             }
-            if let deferred = rendered.deferredLabels {
-                rendered.image = try deferred.render(rendered.record)
-            }
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
+            var intoVideo = false
+            if let deferred = rendered.deferredLabels {
+                if let videoDirectory, let origin = item.origin {
+                    // A video's frame goes into the video's own output, in frame order.
+                    let image = deferred.drawn(rendered.record)
+                    if video?.key != [item.archiveNumber, index] {
+                        try finishVideo()
+                        let videoName = Array(item.rawName.prefix(upTo: item.rawName.lastIndex(of: UInt8(ascii: "#")) ?? item.rawName.endIndex))
+                        let claimed = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: videoName, index: index)
+                        var name = origin.source.outputName("images/\(folder)/\(claimed)")
+                        while !keptImageNames.insert(name).inserted { name = origin.source.outputName(name + "~") }
+                        video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
+                                                source: origin.source, width: image.width, height: image.height)
+                    }
+                    try video!.append(image, pts: origin.pts)
+                    imagePath = video!.path
+                    intoVideo = true
+                } else {
+                    rendered.image = try deferred.render(rendered.record)
+                }
+            }
             if let image = rendered.image, let shards {
                 // In place of the entry, under its own name; the shard is named when the input ends.
                 try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
@@ -154,10 +180,13 @@ final class OrderedWriter: EntryWriter {
                 faces: rendered.record.faces.count, keptFaces: rendered.record.faces.filter(\.isKept).count,
                 megapixels: Double(rendered.record.width) * Double(rendered.record.height) / 1e6)
             add(counts)
-            try completions.store(CompletionRecord(
-                identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash, frame: item.frame),
-                rows: rows, outputs: outputs, counts: counts, record: beforePasses))
+            // A frame inside a video is not resumed: the video is written whole, so a resumed run redoes it (from the stage cache).
+            if !intoVideo {
+                try completions.store(CompletionRecord(
+                    identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
+                                       index: index, contentHash: contentHash, frame: item.frame),
+                    rows: rows, outputs: outputs, counts: counts, record: beforePasses))
+            }
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
@@ -225,7 +254,15 @@ final class OrderedWriter: EntryWriter {
         if counts.failed { summary.failedEntries += 1 }
     }
 
+    /// Finishes the video being written, if any (renamed into place).
+    private func finishVideo() throws {
+        guard let video else { return }
+        self.video = nil
+        try video.finish()
+    }
+
     func finish() throws {
+        try finishVideo()
         // An input not read to its end (the run was stopped) has no shard, nor rows.
         if let note = dropOpenShard() { summary.notes.append(note) }
         try sink.finish()
@@ -263,6 +300,8 @@ final class OrderedWriter: EntryWriter {
     /// when a redacted shard was being written, it is removed and the
     /// manifest is cut back to before its input's rows.
     func abandon() -> String? {
+        video?.discard()
+        video = nil
         let note = dropOpenShard()
         guard sink.abandon() else { return note }
         do {

@@ -50,7 +50,8 @@ public enum PipelineRunner {
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
-                                       orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards)
+                                       orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
+                                       videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory)
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
@@ -238,7 +239,8 @@ public enum PipelineRunner {
                                                   steps: steps, cache: cache, pool: pool)
                             return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
                                                     entryName: frame.name, rawName: frame.rawName, index: frame.index,
-                                                    outcome: outcome, frame: frame.frame, time: frame.time)
+                                                    outcome: outcome, frame: frame.frame, time: frame.time,
+                                                    origin: frame.source.map { (frame.pts, $0) })
                         }
                         continue
                     case let .skipped(index, name, reason):

@@ -32,6 +32,11 @@ public struct RunConfiguration: Sendable {
     /// How videos among the inputs are read: which frames (`--every`,
     /// `--fps`) and how large a frame may be.
     public var video: VideoReading
+    /// Write each video frame's image as a file of its own, like a still's
+    /// (`images/<input>/<video>#<frame>.png`), instead of writing a video's
+    /// frames into one video file (the default; always so with
+    /// ``outputTar``, and ``redactedShards`` leave videos out).
+    public var videoFramesAsImages: Bool = false
 
     /// Workers when none are asked for: this machine's core count.
     public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
