@@ -26,10 +26,10 @@ enum VideoClips {
     /// frame every 5, no B-frames). `extra`: more output options (a container, metadata).
     /// `background`: another lavfi source of 160×120 at 10 per second (`testsrc2…`: bigger packets).
     static func movingSquare(_ output: URL, frames: Int = 20, extra: [String] = [],
-                             background: String = "color=c=gray:s=160x120:r=10") throws {
+                             background: String = "color=c=gray:s=160x120:r=10", y: Int = 40) throws {
         try ffmpeg(["-f", "lavfi", "-i", background,
                     "-f", "lavfi", "-i", "color=c=red:s=30x30:r=10",
-                    "-filter_complex", "[0][1]overlay=x='n*4':y=40",
+                    "-filter_complex", "[0][1]overlay=x='n*4':y=\(y)",
                     "-frames:v", "\(frames)", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "5", "-bf", "0"] + extra,
                    output: output)
     }

@@ -121,7 +121,8 @@ import Testing
         // A still named like a video and a video named like a still: recognised by their bytes.
         try VideoClips.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=8x8", "-frames:v", "1"], output: input.appendingPathComponent("a.png"))
         try FileManager.default.moveItem(at: input.appendingPathComponent("a.png"), to: input.appendingPathComponent("a.mp4"))
-        try VideoClips.movingSquare(input.appendingPathComponent("d.jpg"), frames: 2, extra: ["-f", "mp4"])
+        // Lower down than the other clips' squares: a track carried over from the video before would not match it.
+        try VideoClips.movingSquare(input.appendingPathComponent("d.jpg"), frames: 2, extra: ["-f", "mp4"], y: 85)
 
         let fromFolder = folder.appendingPathComponent("out-folder")
         _ = try await Self.run([try RunInput.fromArgument(input.path)], out: fromFolder)
