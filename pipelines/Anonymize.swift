@@ -14,5 +14,5 @@ extension Pipelines {
         DetectFaces(.accurate, minFaceSize: .pixels(16), minScore: anonymizeMinScore, canvasArithmetic: .int8, unconfirmed: .all)
         Redact(.blur)
         WriteOutputs(images: .jpeg(quality: 90))
-    }
+    }.trackingFacesInVideo()
 }

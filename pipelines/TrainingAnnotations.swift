@@ -16,5 +16,5 @@ extension Pipelines {
         }
         Annotate([.boxes, .contours], thickness: 1)
         WriteOutputs()
-    }
+    }.trackingFacesInVideo()
 }

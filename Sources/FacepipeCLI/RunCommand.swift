@@ -23,6 +23,12 @@ struct RunCommand: AsyncParsableCommand {
         Every input is read once; an input that cannot be opened stops the run before \
         DIR is created (exit 2).
 
+        A video (MP4, MOV, MKV, WebM, recognised by its first bytes, given as a file, in a \
+        folder or in a tar) is a sequence of entries, one per frame, named clip.mp4#000123, \
+        with frame and time columns; --every N or --fps F choose frames. faces, anonymize \
+        and training-annotations give each face of a video a tracking_id across its frames \
+        (docs/VIDEO.md).
+
         Entries are processed concurrently and written in archive order, so outputs are \
         byte-identical for any --workers. Stage results are cached in DIR/.cache: a rerun \
         reuses them, --from/--only choose what to recompute.
@@ -103,6 +109,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Detector mode: fast, accurate, sparse or yunet (YuNet-s, docs/YUNET.md); = --set detect-faces.mode=MODE.", valueName: "MODE"))
     var mode: String?
 
+    @Option(name: .long, help: ArgumentHelp("Video inputs: process frames 0, N, 2N… (default: every frame).", valueName: "N"))
+    var every: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Video inputs: process F frames per second, each the frame nearest to k/F s (default: every frame).", valueName: "F"))
+    var fps: Double?
+
     func validate() throws {
         let inputs: [String]
         do { inputs = try resolved.inputs } catch { throw ValidationError(error.description) }
@@ -112,6 +124,7 @@ struct RunCommand: AsyncParsableCommand {
             try RunConfiguration.validateFlags(workers: workerCount, resume: resume, overwrite: overwrite, outputTar: outputTar,
                                                redactedShards: redactedShards, copyUnknown: copyUnknown)
         } catch { throw ValidationError(error.description) }
+        do { _ = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw ValidationError(error.description) }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(shard != nil && redactedShards) else {
             throw ValidationError("--redacted-shards cannot be combined with --shard: run each task on its own inputs with --redacted-shards")
@@ -161,11 +174,14 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.description)
         }
+        let selection: FrameSelection
+        do { selection = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw UsageFailure(message: error.description) }
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
         let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workerCount,
                                              recompute: recompute, resume: resume,
                                              outputTar: outputTar, redactedShards: redactedShards,
-                                             copyUnknown: copyUnknown, overwrite: overwrite)
+                                             copyUnknown: copyUnknown, overwrite: overwrite,
+                                             video: VideoReading(selection: selection))
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let hooks = RunHooks(shouldStop: { interrupt.requested }, progress: { progress.update($0) }, notice: { progress.notice($0) })

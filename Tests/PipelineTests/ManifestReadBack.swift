@@ -11,10 +11,10 @@ import Testing
 /// crops).
 enum ManifestReadBack {
     static let statuses: Set<String> = ["ok", "rejected", "no_face", "error"]
-    static let integerColumns = ["index", "width", "height", "exif_orientation", "face", "tracking_id"]
+    static let integerColumns = ["index", "width", "height", "exif_orientation", "face", "tracking_id", "frame"]
     static let numberColumns = ["confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
                                 "smiling", "left_eye_open", "right_eye_open", "quality",
-                                "redact_x", "redact_y", "redact_w", "redact_h"]
+                                "redact_x", "redact_y", "redact_w", "redact_h", "time"]
     static let redactionColumns = ["redact_x", "redact_y", "redact_w", "redact_h"]
 
     /// Records an issue for every way the manifest in `out` breaks the rules; returns its rows.

@@ -22,9 +22,17 @@ struct ManifestTableTests {
     }
 
     @Test func refusesAnotherHeader() {
-        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to redact_h)")) {
+        #expect(throws: ReportError.malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from archive to time)")) {
             try ManifestTable(csv: "archive,entry\r\n")
         }
+    }
+
+    /// A manifest written before video input (no `frame`, `time`) is still read; its rows get empty ones.
+    @Test func readsAManifestWithoutFrameColumns() throws {
+        let old = ManifestTable.columnsBeforeVideo
+        #expect(old.count == Manifest.columns.count - 2 && old.last == "redact_h")
+        let table = try ManifestTable(csv: old.joined(separator: ",") + "\r\n" + "a.tar,x.jpg,0,no_face" + String(repeating: ",", count: old.count - 4) + "\r\n")
+        #expect(table.rows == [["a.tar", "x.jpg", "0", "no_face"] + Array(repeating: "", count: Manifest.columns.count - 4)])
     }
 
     @Test func refusesARowOfAnotherWidth() {

@@ -29,4 +29,20 @@ struct RunFlagValidationTests {
         #expect(result.stderr.contains(library.description), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    /// `--every` and `--fps` out of range or together: exit 2 with `FrameSelection`'s message, nothing created.
+    @Test(arguments: [(["--every", "0"], FrameSelection.every(0) as FrameSelection?), (["--fps", "0"], .framesPerSecond(0)),
+                      (["--fps", "nan"], .framesPerSecond(.nan)), (["--every", "2", "--fps", "3"], nil)])
+    func frameSelectionFlags(flags: [String], selection: FrameSelection?) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let library = try #require(throws: PipelineError.self) {
+            if let selection { try selection.validate() } else { _ = try FrameSelection.fromFlags(every: 2, fps: 3) }
+        }
+        let result = try FacepipeProcess.run(["run", "faces", folder.appendingPathComponent("clip.mp4").path, "--out", out.path] + flags, in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(library.description), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

@@ -26,6 +26,12 @@ public struct EntryRecord: Sendable, Hashable, Codable {
     /// from the entry's bytes, and ``WriteOutputs`` reads it to keep each
     /// image's own format in `--redacted-shards`.
     public var sourceFormat: ImageFormat?
+    /// A video frame's index in its video (0-based, presentation order,
+    /// counting every decoded frame); nil for a still image. Like `archive`
+    /// and `entry`, part of the entry's identity, not of the coded form.
+    public var frame: Int?
+    /// A video frame's presentation time in seconds from the stream's start; nil for a still image.
+    public var time: Double?
 
     enum CodingKeys: String, CodingKey {
         case archive, entry, index, width, height, exifOrientation, warnings, faces, detectionRan

@@ -9,6 +9,8 @@ public struct EntryState: Sendable {
     var record: EntryRecord
     var encoded: [UInt8]
     var rendered: RenderedEntry?
+    /// ``Frame/deferredLabels`` between steps.
+    var deferredLabels: Annotate?
 
     init(record: EntryRecord, encoded: [UInt8]) {
         image = RGBImage(width: 0, height: 0)
@@ -34,13 +36,16 @@ extension Frame: _StepValue {
         state.image = RGBImage(width: 0, height: 0)
         let encoded = state.encoded
         state.encoded = []
-        return Frame(image: image, record: state.record, encoded: encoded)
+        var frame = Frame(image: image, record: state.record, encoded: encoded)
+        frame.deferredLabels = state.deferredLabels
+        return frame
     }
 
     public consuming func _store(into state: inout EntryState) {
         state.image = image
         state.record = record
         state.encoded = encoded
+        state.deferredLabels = deferredLabels
     }
 }
 

@@ -9,6 +9,9 @@ public struct Frame<P>: Sendable {
     public var record: EntryRecord
     /// The entry's bytes while still undecoded (empty after ``Decode``).
     public var encoded: [UInt8]
+    /// A video frame's face labels, left by ``Annotate`` for the writer to
+    /// draw once the frame's tracking ids are known (``DeferredLabels``).
+    var deferredLabels: Annotate?
 
     public init(image: RGBImage, record: EntryRecord, encoded: [UInt8] = []) {
         self.image = image
@@ -18,7 +21,9 @@ public struct Frame<P>: Sendable {
 
     /// The same data under another phase marker (for stages that advance the phase).
     public func advanced<Q>(to: Q.Type = Q.self) -> Frame<Q> {
-        Frame<Q>(image: image, record: record, encoded: encoded)
+        var frame = Frame<Q>(image: image, record: record, encoded: encoded)
+        frame.deferredLabels = deferredLabels
+        return frame
     }
 
     /// Marks kept faces for which `isRejected` holds as rejected with `reason`.

@@ -25,6 +25,10 @@ public struct Pipeline: Sendable {
     public let rationale: String
     /// The options set for this run by ``overriding(_:)``, in the order applied.
     public let overrides: [StageOverride]
+    /// The tracking video frames get without a ``Track`` stage
+    /// (``trackingFacesInVideo(_:)``); nil: none. Still images are never
+    /// tracked by it, so their outputs do not depend on it.
+    public private(set) var videoTracking: Track?
     let root: any Stage<Frame<Phase.Encoded>, RenderedEntry>
 
     public init<Body: Stage>(_ name: String, summary: String = "", rationale: String = "", @PipelineBuilder _ body: () -> Body)
@@ -59,8 +63,21 @@ public struct Pipeline: Sendable {
         where Body.Input == Frame<Phase.Encoded>, Body.Output == RenderedEntry {
             try body._overriding(overrides)
         }
-        return Pipeline(name: name, summary: summary, rationale: rationale, overrides: self.overrides + overrides,
-                        root: try rebuilt(root))
+        var pipeline = Pipeline(name: name, summary: summary, rationale: rationale, overrides: self.overrides + overrides,
+                                root: try rebuilt(root))
+        pipeline.videoTracking = videoTracking
+        return pipeline
+    }
+
+    /// This pipeline with each face of a video given a `tracking_id` that
+    /// stays with it across the video's frames (``Track``'s pass, restarting
+    /// with each video), without a ``Track`` stage: still images are not
+    /// tracked (a pipeline with a ``Track`` stage tracks both, and this is
+    /// not used). `faces`, `anonymize` and `training-annotations` do this.
+    public func trackingFacesInVideo(_ track: Track = Track()) -> Pipeline {
+        var pipeline = self
+        pipeline.videoTracking = track
+        return pipeline
     }
 
     /// The top-level stages in order (chains flattened).
@@ -108,8 +125,11 @@ public struct Pipeline: Sendable {
         } catch {
             throw PipelineError(loading: error)
         }
-        return CompiledPipeline(name: name, summary: summary, overrides: overrides, nodes: runnable,
-                                faceModels: loaded, modelsDirectory: modelsDirectory)
+        if let videoTracking { try videoTracking.validate() }
+        var plan = CompiledPipeline(name: name, summary: summary, overrides: overrides, nodes: runnable,
+                                    faceModels: loaded, modelsDirectory: modelsDirectory)
+        plan.videoTracking = videoTracking?.configuration
+        return plan
     }
 }
 

@@ -10,8 +10,24 @@ struct StageExecutor {
     let context: StageContext
 
     func execute(_ entry: ArchiveEntry, archiveName: String, contentHash: String) -> EntryOutcome {
-        var state = EntryState(record: EntryRecord(archive: archiveName, entry: entry.name, index: entry.index),
-                               encoded: entry.data)
+        execute(EntryState(record: EntryRecord(archive: archiveName, entry: entry.name, index: entry.index), encoded: entry.data),
+                contentHash: contentHash)
+    }
+
+    /// A video frame: its pixels are already decoded (``Decode`` passes them
+    /// on), its rotation is recorded as the EXIF orientation ``Orient`` applies.
+    func execute(_ frame: FrameEntry, archiveName: String, contentHash: String) -> EntryOutcome {
+        var record = EntryRecord(archive: archiveName, entry: frame.name, index: frame.index)
+        record.frame = frame.frame
+        record.time = frame.time
+        record.exifOrientation = frame.exifOrientation
+        var state = EntryState(record: record, encoded: [])
+        state.image = frame.image
+        return execute(state, contentHash: contentHash)
+    }
+
+    private func execute(_ start: EntryState, contentHash: String) -> EntryOutcome {
+        var state = start
         var cacheHits = 0
         // The record after the last step that succeeded (fills the size columns of an error row).
         var lastRecord: EntryRecord?
@@ -25,6 +41,8 @@ struct StageExecutor {
                 cached.entry = state.record.entry
                 cached.index = state.record.index
                 cached.sourceFormat = state.record.sourceFormat
+                cached.frame = state.record.frame
+                cached.time = state.record.time
                 state.record = cached
                 cacheHits += 1
                 lastRecord = cached

@@ -9,6 +9,8 @@ public enum SourceItem: Sendable {
     /// A regular file whose bytes cannot be read (an encrypted or
     /// unsupported zip member) while the input goes on: an error row.
     case unreadable(index: Int, name: String, rawName: [UInt8], reason: String)
+    /// One frame of a video entry, already decoded (``VideoFrameReader``).
+    case frame(FrameEntry)
 }
 
 /// Entries of one input (archive, folder, image file), read sequentially.
@@ -40,13 +42,24 @@ public struct RunInput: Sendable {
     /// The input's size in bytes when known before reading it (an archive
     /// or image file; not a folder or a stream): its share of progress.
     public let byteSize: Int64?
-    let open: @Sendable () throws -> any EntrySource
+    /// Opens the entries; videos among them are read as ``VideoReading`` says.
+    let openSource: @Sendable (VideoReading) throws -> any EntrySource
 
     public init(name: String, path: String?, byteSize: Int64? = nil, open: @escaping @Sendable () throws -> any EntrySource) {
+        self.init(name: name, path: path, byteSize: byteSize, reading: { _ in try open() })
+    }
+
+    /// An input whose source reads videos (``VideoReading``).
+    init(name: String, path: String?, byteSize: Int64?, reading: @escaping @Sendable (VideoReading) throws -> any EntrySource) {
         self.name = name
         self.path = path
         self.byteSize = byteSize
-        self.open = open
+        openSource = reading
+    }
+
+    /// The input's entries, videos read as `reading` says.
+    package func open(_ reading: VideoReading = .standard) throws -> any EntrySource {
+        try openSource(reading)
     }
 }
 

@@ -10,7 +10,10 @@ import Glibc
 /// each numbered by its place in that order. Files are read one at a time, so
 /// memory holds one file plus the listing of names.
 ///
-/// JPEG and PNG files (recognised by their first bytes) are entries; other
+/// JPEG and PNG files (recognised by their first bytes) are entries; a
+/// video file (MP4, MOV, MKV, WebM, by its first bytes) is a sequence of
+/// frame entries, decoded from its open descriptor (``VideoFrameReader``);
+/// other
 /// files, symbolic links (never followed), devices, FIFOs, sockets, files over
 /// the size limit and unreadable files or folders are skipped, each with its
 /// reason. Folders themselves are not listed. Names are bytes as the OS
@@ -37,12 +40,21 @@ struct FolderEntrySource: EntrySource {
     private let hash = RunningSHA256()
     private var fileBytes: Int64 = 0
 
-    init(root: String, maxBytes: Int) {
+    let reading: VideoReading
+    /// The video whose frames are being given out, and its file.
+    private var video: (frames: VideoFrameReader?, file: OpenFile, relativePath: [UInt8])?
+
+    init(root: String, maxBytes: Int, reading: VideoReading = .standard) {
         self.root = root
         self.maxBytes = maxBytes
+        self.reading = reading
     }
 
     mutating func next() throws -> SourceItem? {
+        if let video {
+            if let item = video.frames?.next() { return item }
+            finishVideo()
+        }
         let listing = try self.listing ?? Self.list(root: root)
         self.listing = listing
         guard cursor < listing.count else { return nil }
@@ -55,6 +67,19 @@ struct FolderEntrySource: EntrySource {
             return .skipped(index: index, name: name, reason: reason)
         case .file(let size):
             let file = SkippedEntry.Kind.regularFile.rawValue
+            // A video (by its first bytes) is decoded from its descriptor, whatever its size.
+            if let opened = try? OpenFile(pathBytes: path(of: listed.relativePath), followLinks: false),
+               let prefix = try? opened.prefix(VideoReading.sniffedBytes), VideoReading.isVideo(prefix) {
+                do {
+                    let frames = try reading.frames(of: opened, index: index, rawName: listed.relativePath)
+                    video = (frames, opened, listed.relativePath)
+                    return try next()
+                } catch {
+                    video = (nil, opened, listed.relativePath)
+                    finishVideo()
+                    return .unreadable(index: index, name: name, rawName: listed.relativePath, reason: "\(error)")
+                }
+            }
             guard size <= Int64(maxBytes) else {
                 return .skipped(index: index, name: name,
                                 reason: "\(file): \(SkippedEntry.Reason.tooLarge(size: size, limit: maxBytes))")
@@ -72,6 +97,15 @@ struct FolderEntrySource: EntrySource {
             }
             return .entry(ArchiveEntry(archive: root, index: index, name: name, rawName: listed.relativePath, data: data))
         }
+    }
+
+    /// Adds the finished video's file to the digest (read once more, in pieces) and lets it go.
+    private mutating func finishVideo() {
+        guard let video else { return }
+        self.video = nil
+        let digest = try? video.file.digest()
+        hash.update(video.relativePath + [0] + Array((digest?.sha256 ?? "unreadable").utf8) + [0x0A])
+        fileBytes += video.file.size
     }
 
     func digest() throws -> InputDigest? {
@@ -182,6 +216,6 @@ struct FolderUnreadable: Error, CustomStringConvertible {
 extension RunInput {
     /// A folder, read recursively (`FolderEntrySource`); the run names it `name`.
     public static func folder(path: String, name: String, maxBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name, path: path, byteSize: nil) { FolderEntrySource(root: path, maxBytes: maxBytes) }
+        RunInput(name: name, path: path, byteSize: nil) { reading in FolderEntrySource(root: path, maxBytes: maxBytes, reading: reading) }
     }
 }

@@ -17,6 +17,8 @@ extension RunInput {
     /// - `-`: a tar (or compressed tar) stream on standard input, named `stdin`;
     /// - a folder: its files, recursively (``folder(path:name:maxBytes:)``);
     /// - a regular file starting with a JPEG or PNG signature: that image;
+    ///   one starting as a video container (MP4, MOV, MKV, WebM): its frames
+    ///   (``videoFile(path:name:)``);
     ///   any other regular file: an archive;
     /// - a FIFO or character device (`<(tar cf - dir)`, `/dev/stdin` on a pipe): a stream.
     ///
@@ -44,11 +46,14 @@ extension RunInput {
             let fd = openForReading(argument)
             guard fd >= 0 else { throw failure(errno) }
             defer { close(fd) }
-            var signature = [UInt8](repeating: 0, count: 8)
+            var signature = [UInt8](repeating: 0, count: max(8, VideoReading.sniffedBytes))
             let count = signature.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
             guard count >= 0 else { throw failure(errno) }
-            if ImageFormat(sniffing: signature[0..<count]) != nil {
+            if ImageFormat(sniffing: signature[0..<min(count, 8)]) != nil {
                 return .imageFile(path: argument, name: name, maxBytes: maxEntryBytes)
+            }
+            if VideoReading.isVideo(signature[0..<count]) {
+                return .videoFile(path: argument, name: name)
             }
             return .archive(path: argument, maxEntryBytes: maxEntryBytes)
         case S_IFIFO, S_IFCHR:

@@ -12,7 +12,7 @@ extension RunInput {
         var names = OutputNames()
         return inputs.enumerated().map { position, input in
             let name = names.claim(rawName: Array(input.name.utf8).filter { $0 != UInt8(ascii: "/") }, index: position)
-            return name == input.name ? input : RunInput(name: name, path: input.path, open: input.open)
+            return name == input.name ? input : RunInput(name: name, path: input.path, byteSize: nil, reading: input.openSource)
         }
     }
 }

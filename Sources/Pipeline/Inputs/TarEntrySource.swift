@@ -3,10 +3,16 @@ import Foundation
 
 /// Entries of a tar (or compressed tar, or zip) file or stream through
 /// ``TarReader``, hashed as libarchive reads them. Directory headers are
-/// passed over: they hold nothing to process or to report.
+/// passed over: they hold nothing to process or to report. A member that
+/// is a video (by its first bytes) is a sequence of frame entries
+/// (``VideoFrameReader``), decoded from its bytes, which are in memory like
+/// any member's (at most `maxEntryBytes`; a larger video is skipped as too large).
 struct TarEntrySource: EntrySource {
     let reader: TarReader
     let hash: RunningSHA256
+    var reading: VideoReading = .standard
+    /// The video member whose frames are being given out.
+    private var video: VideoFrameReader?
 
     /// Reads the file at `path`.
     init(path: String, maxEntryBytes: Int) throws {
@@ -24,10 +30,21 @@ struct TarEntrySource: EntrySource {
     }
 
     mutating func next() throws -> SourceItem? {
+        if let video {
+            if let item = video.next() { return item }
+            self.video = nil
+        }
         while true {
             switch try reader.next() {
             case nil:
                 return nil
+            case .file(let entry)? where VideoReading.isVideo(entry.data.prefix(VideoReading.sniffedBytes)):
+                do {
+                    video = try reading.frames(of: entry.data, index: entry.index, rawName: entry.rawName)
+                } catch {
+                    return .unreadable(index: entry.index, name: entry.name, rawName: entry.rawName, reason: "\(error)")
+                }
+                return try next()
             case .file(let entry)?:
                 return .entry(entry)
             case .skipped(let skipped)? where skipped.kind == .directory:
@@ -59,8 +76,10 @@ struct TarEntrySource: EntrySource {
 extension RunInput {
     /// An archive file; the manifest names it by its last path component.
     public static func archive(path: String, maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path)) {
-            try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
+        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path)) { reading in
+            var source = try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
+            source.reading = reading
+            return source
         }
     }
 
@@ -69,8 +88,10 @@ extension RunInput {
     /// descriptor open for the run.
     public static func archiveStream(fileDescriptor: Int32, name: String, path: String,
                                      maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name, path: path) {
-            try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
+        RunInput(name: name, path: path, byteSize: nil) { reading in
+            var source = try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
+            source.reading = reading
+            return source
         }
     }
 }

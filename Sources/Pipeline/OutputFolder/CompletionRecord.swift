@@ -15,6 +15,9 @@ package struct CompletionRecord: Codable, Sendable, Equatable {
         package var contentHash: String
         package var pipelineFingerprint: String
         package var outputSignature: String
+        /// A video frame's index in its video (its record lives beside the
+        /// video's other frames'); nil, and not in the coded form, otherwise.
+        package var frame: Int? = nil
     }
 
     /// An output file (relative to DIR) as it was written.

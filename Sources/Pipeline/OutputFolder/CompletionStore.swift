@@ -21,14 +21,15 @@ final class CompletionStore {
         _ = try root.folder(Self.folder)
     }
 
-    private func path(archive: Int, index: Int) -> String {
-        "\(Self.folder)/\(archive)/\(index).rec"
+    /// `<archive>/<index>.rec`; a video frame's `<archive>/<index>#<frame>.rec`.
+    private func path(_ identity: CompletionRecord.Identity) -> String {
+        "\(Self.folder)/\(identity.archiveNumber)/\(identity.index)" + (identity.frame.map { "#\($0)" } ?? "") + ".rec"
     }
 
     /// The record for `identity` when it may be reused: intact, standing
     /// for exactly these inputs, and every output it names unchanged.
     func reusable(_ identity: CompletionRecord.Identity) -> CompletionRecord? {
-        guard let bytes = root.contents(of: path(archive: identity.archiveNumber, index: identity.index),
+        guard let bytes = root.contents(of: path(identity),
                                           limit: Self.sizeLimit) else { return nil }
         let record: CompletionRecord
         do {
@@ -50,7 +51,7 @@ final class CompletionStore {
     func store(_ record: CompletionRecord) throws {
         let bytes = try SealedRecord.seal(record, kind: .completion)
         try bytes.withUnsafeBytes {
-            try root.write($0, to: path(archive: record.identity.archiveNumber, index: record.identity.index))
+            try root.write($0, to: path(record.identity))
         }
     }
 }

@@ -15,10 +15,21 @@ final class OrderedWriter: EntryWriter {
     private var entryClaimers: [Int: OutputPathClaimer] = [:]
     private(set) var summary = RunSummary()
     private let orderedPasses: [any OrderedRecordPass]
+    /// The pipeline's tracking of video frames (``CompiledPipeline/videoTracking``): applied to frames only.
+    private let videoFramesPass: (any OrderedRecordPass)?
     private var currentArchive: Int?
+    /// The sequence the ordered passes follow: the input, and the video's
+    /// index in it for a frame (nil otherwise). Passes begin again when it
+    /// changes, so tracks restart with each input and each video.
+    private var currentSequence: [Int?] = []
     private var keptImageNames: Set<String> = []
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
     private let shards: RedactedTars?
+    /// Where a video's frames are written back as one video (``VideoOutput``);
+    /// nil: each frame is an image file like a still's.
+    private let videoDirectory: OutputDirectory?
+    /// The video being written.
+    private var video: VideoOutput?
     /// Manifest bytes and counts before the current archive's first row.
     private var archiveRowsStart = 0
     private var archiveStartSummary = RunSummary()
@@ -26,8 +37,11 @@ final class OrderedWriter: EntryWriter {
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
-         shards: RedactedTars? = nil) throws {
+         videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
+         videoDirectory: OutputDirectory? = nil) throws {
+        self.videoDirectory = videoDirectory
         self.orderedPasses = orderedPasses
+        self.videoFramesPass = videoFramesPass
         self.shards = shards
         self.manifest = manifest
         self.sink = sink
@@ -39,16 +53,16 @@ final class OrderedWriter: EntryWriter {
 
     /// A completion record for this entry that this run may reuse, if any.
     func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
-                            contentHash: String) -> CompletionRecord? {
+                            contentHash: String, frame: Int?) -> CompletionRecord? {
         completions.reusable(identity(archive: archive, archiveName: archiveName, entryName: entryName,
-                                      index: index, contentHash: contentHash))
+                                      index: index, contentHash: contentHash, frame: frame))
     }
 
     private func identity(archive: Int, archiveName: String, entryName: String, index: Int,
-                          contentHash: String) -> CompletionRecord.Identity {
+                          contentHash: String, frame: Int? = nil) -> CompletionRecord.Identity {
         CompletionRecord.Identity(archiveNumber: archive, archive: archiveName, entry: entryName, index: index,
                                   contentHash: contentHash, pipelineFingerprint: pipelineFingerprint,
-                                  outputSignature: outputSignature)
+                                  outputSignature: outputSignature, frame: frame)
     }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
@@ -87,8 +101,16 @@ final class OrderedWriter: EntryWriter {
             currentArchive = item.archiveNumber
             archiveRowsStart = manifestBytes
             archiveStartSummary = counted
-            for pass in orderedPasses { pass.beginArchive() }
         }
+        let sequence: [Int?] = [item.archiveNumber, item.frame == nil ? nil : item.index]
+        if currentSequence != sequence {
+            currentSequence = sequence
+            try finishVideo()
+            for pass in orderedPasses { pass.beginArchive() }
+            videoFramesPass?.beginArchive()
+        }
+        // The passes that apply to this item: the stages' own, and for a video frame the pipeline's tracking.
+        let passes = orderedPasses + (item.frame == nil ? [] : videoFramesPass.map { [$0] } ?? [])
         switch item.outcome {
         case .copied(let bytes):
             try shards?.add(input: item.archiveNumber, rawName: item.rawName, data: bytes)
@@ -106,13 +128,34 @@ final class OrderedWriter: EntryWriter {
         let rows: [[String]]
         switch item.outcome {
         case .rendered(var rendered, let contentHash, let cacheHits):
-            let beforePasses = orderedPasses.isEmpty ? nil : rendered.record
-            if !orderedPasses.isEmpty {
-                for pass in orderedPasses { pass.apply(to: &rendered.record) }
+            let beforePasses = passes.isEmpty ? nil : rendered.record
+            if !passes.isEmpty {
+                for pass in passes { pass.apply(to: &rendered.record) }
                 if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
             }
             var outputs: [CompletionRecord.Output] = []
             var imagePath = "", jsonPath = ""
+            var intoVideo = false
+            if let deferred = rendered.deferredLabels {
+                if let videoDirectory, let origin = item.origin {
+                    // A video's frame goes into the video's own output, in frame order.
+                    let image = deferred.drawn(rendered.record)
+                    if video?.key != [item.archiveNumber, index] {
+                        try finishVideo()
+                        let videoName = Array(item.rawName.prefix(upTo: item.rawName.lastIndex(of: UInt8(ascii: "#")) ?? item.rawName.endIndex))
+                        let claimed = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: videoName, index: index)
+                        var name = origin.source.outputName("images/\(folder)/\(claimed)")
+                        while !keptImageNames.insert(name).inserted { name = origin.source.outputName(name + "~") }
+                        video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
+                                                source: origin.source, width: image.width, height: image.height)
+                    }
+                    try video!.append(image, pts: origin.pts)
+                    imagePath = video!.path
+                    intoVideo = true
+                } else {
+                    rendered.image = try deferred.render(rendered.record)
+                }
+            }
             if let image = rendered.image, let shards {
                 // In place of the entry, under its own name; the shard is named when the input ends.
                 try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
@@ -137,10 +180,13 @@ final class OrderedWriter: EntryWriter {
                 faces: rendered.record.faces.count, keptFaces: rendered.record.faces.filter(\.isKept).count,
                 megapixels: Double(rendered.record.width) * Double(rendered.record.height) / 1e6)
             add(counts)
-            try completions.store(CompletionRecord(
-                identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash),
-                rows: rows, outputs: outputs, counts: counts, record: beforePasses))
+            // A frame inside a video is not resumed: the video is written whole, so a resumed run redoes it (from the stage cache).
+            if !intoVideo {
+                try completions.store(CompletionRecord(
+                    identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
+                                       index: index, contentHash: contentHash, frame: item.frame),
+                    rows: rows, outputs: outputs, counts: counts, record: beforePasses))
+            }
         case let .failed(reason, contentHash, partial):
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
@@ -148,17 +194,17 @@ final class OrderedWriter: EntryWriter {
                 summary.leftOutOfShards.append(.init(archive: item.archiveName, index: index, name: item.entryName, reason: reason))
             }
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in orderedPasses { pass.apply(to: &nothing) }
+            for pass in passes { pass.apply(to: &nothing) }
             rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
-                                      known: partial)]
+                                      known: partial, frame: item.frame, time: item.time)]
             try completions.store(CompletionRecord(
                 identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash),
+                                   index: index, contentHash: contentHash, frame: item.frame),
                 rows: rows, outputs: [], counts: counts))
         case .resumed(let record):
             summary.resumedEntries += 1
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in orderedPasses { pass.apply(to: &replay) }
+            for pass in passes { pass.apply(to: &replay) }
             rows = record.rows
             add(record.counts)
         case .archiveFailed, .copied, .inputEnded:
@@ -208,7 +254,15 @@ final class OrderedWriter: EntryWriter {
         if counts.failed { summary.failedEntries += 1 }
     }
 
+    /// Finishes the video being written, if any (renamed into place).
+    private func finishVideo() throws {
+        guard let video else { return }
+        self.video = nil
+        try video.finish()
+    }
+
     func finish() throws {
+        try finishVideo()
         // An input not read to its end (the run was stopped) has no shard, nor rows.
         if let note = dropOpenShard() { summary.notes.append(note) }
         try sink.finish()
@@ -246,6 +300,8 @@ final class OrderedWriter: EntryWriter {
     /// when a redacted shard was being written, it is removed and the
     /// manifest is cut back to before its input's rows.
     func abandon() -> String? {
+        video?.discard()
+        video = nil
         let note = dropOpenShard()
         guard sink.abandon() else { return note }
         do {

@@ -16,6 +16,9 @@ enum FaceJSONEncoder {
         out.key("archive"); out.string(record.archive)
         out.key("entry"); out.string(record.entry)
         out.key("index"); out.int(record.index)
+        // A video frame's index and time (absent for a still image, whose JSON is as before).
+        if let frame = record.frame { out.key("frame"); out.int(frame) }
+        if let time = record.time { out.key("time"); out.raw(Manifest.secondsText(time)) }
         out.key("width"); out.int(record.width)
         out.key("height"); out.int(record.height)
         out.key("exif_orientation"); out.int(record.exifOrientation)

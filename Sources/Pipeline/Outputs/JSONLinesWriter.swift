@@ -17,7 +17,7 @@ final class JSONLinesWriter: EntryWriter {
     }
 
     func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
-                            contentHash: String) -> CompletionRecord? { nil }
+                            contentHash: String, frame: Int?) -> CompletionRecord? { nil }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
         summary.skipped.append(skipped)

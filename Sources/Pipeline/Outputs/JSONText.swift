@@ -14,6 +14,8 @@ struct JSONText {
     mutating func key(_ k: String) { separate(); text += JSONText.quoted(k) + ":"; needsComma[needsComma.count - 1] = false }
     mutating func string(_ s: String) { separate(); text += JSONText.quoted(s) }
     mutating func int(_ i: Int) { separate(); text += String(i) }
+    /// A number already written as JSON text.
+    mutating func raw(_ number: String) { separate(); text += number }
     mutating func bool(_ b: Bool) { separate(); text += b ? "true" : "false" }
     mutating func null() { separate(); text += "null" }
     mutating func fixed(_ f: Float, _ decimals: Int) { separate(); FixedFormat.append(f, decimals: decimals, to: &text) }

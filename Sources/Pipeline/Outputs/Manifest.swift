@@ -10,7 +10,10 @@ import Foundation
 /// crop (``Crops``; the JSON lists all of them), empty without one.
 /// `redact_x`…`redact_h` is the region ``Redact`` painted over for the face
 /// (every detected face, kept or rejected, so the rows list every redacted
-/// region), empty when no redact stage ran.
+/// region), empty when no redact stage ran. `frame` and `time` are a video
+/// frame's index in its video and presentation time in seconds (6
+/// decimals), empty for a still image; they come last so that readers that
+/// take columns by position keep working.
 public enum Manifest {
     public static let columns = [
         "archive", "entry", "index", "status", "error", "width", "height", "exif_orientation",
@@ -18,17 +21,34 @@ public enum Manifest {
         "smiling", "left_eye_open", "right_eye_open", "quality", "tracking_id",
         "rejection", "output", "faces_json", "crop",
         "redact_x", "redact_y", "redact_w", "redact_h",
+        "frame", "time",
     ]
+
+    /// The `frame` and `time` cells of an entry: empty for a still image.
+    static func frameCells(frame: Int?, time: Double?) -> [String] {
+        [frame.map(String.init) ?? "", time.map(secondsText) ?? ""]
+    }
+
+    /// Seconds with 6 decimals (microseconds, rounded half to even), from
+    /// the Double itself: a Float would lose digits after a few minutes.
+    static func secondsText(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return seconds.isNaN ? "nan" : (seconds > 0 ? "inf" : "-inf") }
+        let micro = Int64((seconds * 1e6).rounded(.toNearestOrEven))
+        let magnitude = micro.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        return (micro < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
 
     /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
     static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [[String]] {
         let base = [textCell(record.archive), textCell(record.entry), String(record.index)]
         let size = [String(record.width), String(record.height), String(record.exifOrientation)]
+        let frame = frameCells(frame: record.frame, time: record.time)
         guard !record.faces.isEmpty else {
             let status = record.detectionRan ? "no_face" : "ok"
             // Every face column, `rejection` included, is empty; so are `crop` and the redacted region.
-            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 7)
-            return [base + [status, ""] + size + noFace + [output, facesJSON] + [String](repeating: "", count: 5)]
+            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 7 - frame.count)
+            return [base + [status, ""] + size + noFace + [output, facesJSON] + [String](repeating: "", count: 5) + frame]
         }
         return record.faces.map { face in
             func f(_ v: Float?, _ d: Int) -> String { v.map { FixedFormat.string($0, decimals: d) } ?? "" }
@@ -43,17 +63,19 @@ public enum Manifest {
             let redaction = face.redaction.map { [f($0.x, 2), f($0.y, 2), f($0.width, 2), f($0.height, 2)] }
                 ?? ["", "", "", ""]
             return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
-                + [textCell(face.rejection ?? ""), output, facesJSON, face.crops.first?.path ?? ""] + redaction
+                + [textCell(face.rejection ?? ""), output, facesJSON, face.crops.first?.path ?? ""] + redaction + frame
         }
     }
 
     /// The row of an entry or archive that failed.
     /// `known`: what stages before the failure found (fills width, height, exif_orientation).
-    static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil) -> [String] {
+    /// `frame`, `time`: a video frame's (a failed frame; nil for a still or a whole clip).
+    static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil,
+                         frame: Int? = nil, time: Double? = nil) -> [String] {
         let size = known.map { $0.width > 0 ? [String($0.width), String($0.height), String($0.exifOrientation)] : ["", "", ""] }
             ?? ["", "", ""]
         return [textCell(archive), textCell(entry), index.map(String.init) ?? "", "error", textCell(reason)] + size
-            + [String](repeating: "", count: columns.count - 8)
+            + [String](repeating: "", count: columns.count - 10) + frameCells(frame: frame, time: time)
     }
 
     /// A text cell (archive, entry, error, rejection) as a spreadsheet must

@@ -11,15 +11,20 @@ package struct ManifestTable: Sendable {
         return index
     }
 
+    /// The header of manifests written before video input (no `frame` and
+    /// `time` columns): still read, each row given empty `frame` and `time`.
+    package static let columnsBeforeVideo = Array(Manifest.columns.prefix { $0 != "frame" })
+
     package init(csv text: String) throws(ReportError) {
         let records = try Self.records(text)
-        guard let header = records.first, header == Manifest.columns else {
+        guard let header = records.first, header == Manifest.columns || header == Self.columnsBeforeVideo else {
             throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")
         }
         for (offset, record) in records.enumerated().dropFirst() where record.count != header.count {
             throw .malformedManifest(line: offset + 1, reason: "\(record.count) fields, the header has \(header.count)")
         }
-        rows = Array(records.dropFirst())
+        let missing = [String](repeating: "", count: Manifest.columns.count - header.count)
+        rows = records.dropFirst().map { $0 + missing }
     }
 
     /// The records of `text`, split into fields.

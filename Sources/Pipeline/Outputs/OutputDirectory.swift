@@ -86,6 +86,30 @@ final class OutputDirectory: @unchecked Sendable {
         }
     }
 
+    /// A new, empty temporary sibling of `relativePath` (checked by
+    /// `SafeOutputPath.checkRelative`; missing folders created, links never
+    /// followed), open for reading and writing, for a writer that fills it
+    /// piece by piece (a video encoder); ``StreamedFile/commit()`` renames
+    /// it over the name, so a reader sees the whole file or none.
+    func streamedFile(_ relativePath: String) throws -> StreamedFile {
+        try SafeOutputPath.checkRelative(relativePath)
+        var components = relativePath.split(separator: "/").map(String.init)
+        let name = components.removeLast()
+        guard let parent = try openFolder(components, relativePath: relativePath, create: true) else {
+            throw failure(relativePath, ENOENT)
+        }
+        let ownsParent = parent != descriptor
+        let temporary = Self.temporaryName(for: name)
+        let file = openat(parent, temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard file >= 0 else {
+            let code = errno
+            if ownsParent { close(parent) }
+            throw failure(relativePath, code)
+        }
+        return StreamedFile(descriptor: file, parent: parent, ownsParent: ownsParent, temporary: temporary, name: name,
+                            path: path + "/" + relativePath)
+    }
+
     /// Creates `name` in this folder as a new, empty file open for writing.
     /// Whatever had the name (an earlier file, a planted link or hard link)
     /// is unlinked first, never opened, so nothing outside the folder is

@@ -15,6 +15,15 @@ public struct CompiledPipeline: Sendable {
     public let faceModels: FaceModels
     /// Where the models were loaded from (run.json records it).
     public let modelsDirectory: URL
+    /// The tracking of video frames without a ``Track`` stage (``Pipeline/trackingFacesInVideo(_:)``).
+    public internal(set) var videoTracking: FaceTracker.Configuration?
+
+    /// The in-order passes of a run: the stages' own, and, when no stage
+    /// has one, the pipeline's tracking of video frames (which leaves stills alone).
+    func orderedPasses(_ steps: [Step]) -> (stages: [any OrderedRecordPass], videoFrames: (any OrderedRecordPass)?) {
+        let stages = steps.compactMap { $0.orderedPass?() }
+        return (stages, stages.isEmpty ? videoTracking.map { TrackingPass(configuration: $0) } : nil)
+    }
 
     /// Version of the cache format and of facepipe's result semantics; bump to
     /// invalidate every cached result. 2: accurate mode searches its pyramid

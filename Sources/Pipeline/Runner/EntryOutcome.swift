@@ -10,6 +10,11 @@ struct SequencedOutcome: Sendable {
     /// Entry index in its archive; nil for an archive-level failure.
     let index: Int?
     let outcome: EntryOutcome
+    /// A video frame's index and time in its video (nil for anything else).
+    var frame: Int? = nil
+    var time: Double? = nil
+    /// A video frame's pts and container, for the video output.
+    var origin: (pts: Int64, source: VideoSource)? = nil
 }
 
 enum EntryOutcome: Sendable {

@@ -7,9 +7,10 @@ protocol EntryWriter: AnyObject {
     /// Counts so far (summary line, run.json, exit status).
     var summary: RunSummary { get }
     /// A completion record an earlier run left for this entry and that this
-    /// run may reuse instead of processing it (`--resume`), if any.
+    /// run may reuse instead of processing it (`--resume`), if any;
+    /// `frame`: a video frame's index in its video.
     func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
-                            contentHash: String) -> CompletionRecord?
+                            contentHash: String, frame: Int?) -> CompletionRecord?
     /// A header that is not a regular file.
     func addSkipped(_ skipped: RunSummary.SkippedRecord)
     /// The run stops early; what was written stays consistent.

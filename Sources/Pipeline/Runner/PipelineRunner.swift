@@ -46,10 +46,12 @@ public enum PipelineRunner {
             cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
             let shards = try shardInputs.map { try RedactedTars(directory: directory, inputs: $0) }
+            let passes = plan.orderedPasses(steps)
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
-                                       orderedPasses: steps.compactMap { $0.orderedPass?() }, shards: shards)
+                                       orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
+                                       videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory)
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }
@@ -151,6 +153,8 @@ public enum PipelineRunner {
                 write(schedule.finished(outcome, at: outcome.sequence))
             }
 
+            // `--redacted-shards`: the last video left out (input, index), so it is listed once.
+            var leftOutVideo: [Int] = []
             inputs: for (archiveNumber, input) in inputs.enumerated() {
                 if archiveNumber > 0 { progress.sharesRead += shares[archiveNumber - 1] }
                 (progress.input, progress.currentShare) = (archiveNumber, shares[archiveNumber])
@@ -161,7 +165,7 @@ public enum PipelineRunner {
                 }
                 var source: any EntrySource
                 do {
-                    source = try input.open()
+                    source = try input.open(configuration.video)
                 } catch {
                     described[archiveNumber].error = "cannot open: \(error)"
                     make(archiveFailure("cannot open archive: \(error)"))
@@ -205,6 +209,40 @@ public enum PipelineRunner {
                     switch item {
                     case .entry(let delivered):
                         entry = delivered
+                    case .frame(let frame):
+                        if configuration.redactedShards {
+                            // A redacted shard holds pictures in place of pictures: a video is left out, said once.
+                            if leftOutVideo != [archiveNumber, frame.index] {
+                                leftOutVideo = [archiveNumber, frame.index]
+                                let skipped = RunSummary.SkippedRecord(archive: input.name, index: frame.index,
+                                                                       name: String(frame.name[..<(frame.name.lastIndex(of: "#") ?? frame.name.endIndex)]),
+                                                                       reason: "a video: --redacted-shards writes pictures only (left out)")
+                                writer.addSkipped(skipped)
+                                hooks.notice(.entrySkipped(skipped))
+                            }
+                            continue
+                        }
+                        while !schedule.canStart { await receiveOne() }
+                        let archiveName = input.name
+                        let knownHash = configuration.resume ? frame.contentHash : nil
+                        if let knownHash,
+                           let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: frame.name,
+                                                                index: frame.index, contentHash: knownHash, frame: frame.frame) {
+                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
+                                                    entryName: frame.name, rawName: frame.rawName, index: frame.index,
+                                                    outcome: .resumed(done), frame: frame.frame, time: frame.time) }
+                            continue
+                        }
+                        let position = schedule.start()
+                        group.addTask {
+                            let outcome = process(frame, contentHash: knownHash, archiveName: archiveName,
+                                                  steps: steps, cache: cache, pool: pool)
+                            return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
+                                                    entryName: frame.name, rawName: frame.rawName, index: frame.index,
+                                                    outcome: outcome, frame: frame.frame, time: frame.time,
+                                                    origin: frame.source.map { (frame.pts, $0) })
+                        }
+                        continue
                     case let .skipped(index, name, reason):
                         let skipped = RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason)
                         writer.addSkipped(skipped)
@@ -239,7 +277,7 @@ public enum PipelineRunner {
                     let knownHash = configuration.resume ? sha256Hex(entry.data) : nil
                     if let knownHash,
                        let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: entry.name,
-                                                            index: entry.index, contentHash: knownHash) {
+                                                            index: entry.index, contentHash: knownHash, frame: nil) {
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
                                                 entryName: entry.name, rawName: entry.rawName, index: entry.index,
                                                 outcome: .resumed(done)) }
@@ -270,5 +308,14 @@ public enum PipelineRunner {
         let contentHash = knownHash ?? sha256Hex(entry.data)
         return StageExecutor(steps: steps, cache: cache, context: context)
             .execute(entry, archiveName: archiveName, contentHash: contentHash)
+    }
+
+    /// A video frame's work, on a worker: its content hash is that of its pixels (``FrameEntry/contentHash``).
+    static func process(_ frame: FrameEntry, contentHash knownHash: String?, archiveName: String,
+                        steps: [CompiledPipeline.Step], cache: StageCache?, pool: ContextPool) -> EntryOutcome {
+        let context = pool.checkOut()
+        defer { pool.checkIn(context) }
+        return StageExecutor(steps: steps, cache: cache, context: context)
+            .execute(frame, archiveName: archiveName, contentHash: knownHash ?? frame.contentHash)
     }
 }

@@ -29,6 +29,14 @@ public struct RunConfiguration: Sendable {
     /// Remove another run's results from the output folder before writing
     /// (`OutputFolderRule`); without it such a folder is refused.
     public var overwrite: Bool
+    /// How videos among the inputs are read: which frames (`--every`,
+    /// `--fps`) and how large a frame may be.
+    public var video: VideoReading
+    /// Write each video frame's image as a file of its own, like a still's
+    /// (`images/<input>/<video>#<frame>.png`), instead of writing a video's
+    /// frames into one video file (the default; always so with
+    /// ``outputTar``, and ``redactedShards`` leave videos out).
+    public var videoFramesAsImages: Bool = false
 
     /// Workers when none are asked for: this machine's core count.
     public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -36,7 +44,8 @@ public struct RunConfiguration: Sendable {
     public init(outputDirectory: URL, workers: Int = RunConfiguration.defaultWorkers,
                 recompute: RecomputePolicy = .useCache, resume: Bool = false, reorderWindow: Int? = nil,
                 faceEngine: FaceEngineFactory = .builtIn, outputTar: Bool = false, redactedShards: Bool = false,
-                copyUnknown: Bool = false, overwrite: Bool = false) {
+                copyUnknown: Bool = false, overwrite: Bool = false, video: VideoReading = .standard) {
+        self.video = video
         self.faceEngine = faceEngine
         self.outputTar = outputTar
         self.redactedShards = redactedShards
@@ -60,6 +69,7 @@ public struct RunConfiguration: Sendable {
     func validate() throws(PipelineError) {
         try Self.validateFlags(workers: workers, resume: resume, overwrite: overwrite, outputTar: outputTar,
                                redactedShards: redactedShards, copyUnknown: copyUnknown)
+        try video.selection.validate()
         guard reorderWindow >= workers else {
             throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
         }

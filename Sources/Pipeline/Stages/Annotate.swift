@@ -66,10 +66,21 @@ public struct Annotate: Stage {
         for face in drawn where !face.isKept { drawMarks(of: face, on: &image) }
         for face in drawn where face.isKept { drawMarks(of: face, on: &image) }
         // Labels last, so no mark covers one; kept faces choose their places first.
+        // A video frame's labels wait for its tracking ids: the writer draws them (`DeferredLabels`).
+        var deferred: Annotate?
         if layers.contains(.labels) {
-            drawLabels(for: drawn.filter(\.isKept) + drawn.filter { !$0.isKept }, on: &image)
+            if record.frame != nil { deferred = self } else { drawLabels(of: record, on: &image) }
         }
-        return Frame(image: image, record: record, encoded: encoded)
+        var out = Frame<Phase.Annotated>(image: image, record: record, encoded: encoded)
+        out.deferredLabels = deferred
+        return out
+    }
+
+    /// Draws the labels of `record`'s drawn faces, kept ones first.
+    func drawLabels(of record: EntryRecord, on image: inout RGBImage) {
+        let showRejected = layers.contains(.rejected) && layers.contains(.boxes)
+        let drawn = record.faces.filter { $0.isKept || showRejected }
+        drawLabels(for: drawn.filter(\.isKept) + drawn.filter { !$0.isKept }, on: &image)
     }
 
     /// Sizes for `face`'s marks; `thickness` (when set) fixes the line widths.
@@ -115,7 +126,9 @@ public struct Annotate: Stage {
     /// off every drawn face's box where there is room.
     private func drawLabels(for faces: [FaceRecord], on image: inout RGBImage) {
         let texts = faces.map { face in
-            face.isKept ? "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))" : "#\(face.face) rejected"
+            // A tracked face (a video frame's) also shows its id: `#0 0.93 id 4`.
+            (face.isKept ? "#\(face.face) \(FixedFormat.string(face.confidence, decimals: 2))" : "#\(face.face) rejected")
+                + (face.trackingID.map { " id \($0)" } ?? "")
         }
         let textScale = AnnotationScale.labelScale(pictureWidth: image.width, pictureHeight: image.height,
                                                    widestText: texts.max { $0.count < $1.count } ?? "")

@@ -24,6 +24,18 @@ public struct Decode: Stage {
     }
 
     public func process(_ frame: Frame<Phase.Encoded>, context: StageContext) throws -> Frame<Phase.Decoded> {
+        // A video frame arrives decoded (its record has a frame number): the pixels go on as they are.
+        if frame.record.frame != nil {
+            guard frame.image.width * frame.image.height <= maxPixels else {
+                throw ImageDecodeError.tooLarge(width: frame.image.width, height: frame.image.height, limit: maxPixels)
+            }
+            var out = frame.advanced(to: Phase.Decoded.self)
+            out.encoded = []
+            let turned = (ExifOrientation(rawValue: frame.record.exifOrientation) ?? .topLeft).swapsDimensions
+            out.record.width = turned ? frame.image.height : frame.image.width
+            out.record.height = turned ? frame.image.width : frame.image.height
+            return out
+        }
         // One decoder per worker: it keeps its TurboJPEG handle from image to image.
         let decoder = try context.resource(ImageDecoder.self)
         let decoded = try decoder.decode(frame.encoded, options: DecodeOptions(maxPixels: maxPixels))

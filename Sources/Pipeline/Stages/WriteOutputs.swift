@@ -31,8 +31,15 @@ public struct WriteOutputs: Stage {
     public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
         // `--redacted-shards`: a PNG entry stays PNG (the runner checked that `images` is a JPEG).
         let format = context.shared.imagesInEntryFormat && frame.record.sourceFormat == .png ? ImageOutputFormat.png : images
-        let image = try format.encode.map { try $0(frame.image) }
         let json = faceJSON ? FaceJSONEncoder.encode(frame.record) : nil
+        if frame.record.frame != nil, let encode = format.encode {
+            // A video frame: the writer draws its labels once it is tracked, then writes it into the video (or encodes it).
+            let annotate = frame.deferredLabels
+            var rendered = RenderedEntry(record: frame.record, image: nil, imageExtension: format.fileExtension, faceJSON: json)
+            rendered.deferredLabels = DeferredLabels(image: frame.image, annotate: annotate, encode: encode)
+            return rendered
+        }
+        let image = try format.encode.map { try $0(frame.image) }
         return RenderedEntry(record: frame.record, image: image, imageExtension: format.fileExtension, faceJSON: json)
     }
 }

@@ -1,0 +1,52 @@
+import ImageCore
+
+/// One decoded frame of a video entry, as a source yields it: an entry of
+/// its own, named `<video>#<frame>` (``entryName(video:frame:)``).
+public struct FrameEntry: Sendable {
+    /// The video's position among its input's entries (the manifest's `index`).
+    public let index: Int
+    /// `clip.mp4#000123` (lossy UTF-8 of ``rawName``).
+    public let name: String
+    /// The video's name as stored, `#` and the frame number appended.
+    public let rawName: [UInt8]
+    /// The frame's index in the video: 0-based, presentation order, counting every decoded frame.
+    public let frame: Int
+    /// Presentation time in seconds from the stream's start.
+    public let time: Double
+    /// Clockwise turn (0, 90, 180 or 270) that makes the frame upright: the container's display matrix.
+    public let rotation: Int
+    /// 8-bit RGB as stored (not yet turned).
+    public let image: RGBImage
+    /// The frame's pts in its stream's time base (what the video output is timed by).
+    let pts: Int64
+    /// The video it belongs to, when it can be written out again (nil for synthetic frames).
+    let source: VideoSource?
+
+    /// `<video>#<frame>`: the frame index with at least 6 digits (`clip.mp4#000123`, `clip.mp4#1234567`).
+    package static func entryName(video: [UInt8], frame: Int) -> [UInt8] {
+        let digits = String(frame)
+        return video + Array(("#" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits).utf8)
+    }
+
+    /// The EXIF orientation that turns the stored frame as `rotation` says
+    /// (``Orient`` applies it as it does a still's): 90° clockwise is EXIF 6,
+    /// 180° is 3, 270° is 8, anything else 1.
+    var exifOrientation: Int {
+        switch rotation {
+        case 90: 6
+        case 180: 3
+        case 270: 8
+        default: 1
+        }
+    }
+
+    /// SHA-256 of what the stages see: the stored size, the rotation and the
+    /// pixels (the stage cache and completion records' content hash).
+    /// Decoding is bit-exact on every CPU kind, so equal frames hash equal.
+    var contentHash: String {
+        let hash = RunningSHA256()
+        hash.update(Array("rgb \(image.width)x\(image.height) rotation \(rotation)\n".utf8))
+        image.pixels.withUnsafeBytes { hash.update($0) }
+        return hash.finalize().sha256
+    }
+}
