@@ -131,6 +131,8 @@ def row(method, clip):
     frames = s["frames"]
     fps = truth["frame_count"] / seconds
     frames_note = f"{frames['redacted']}" + ("" if frames["redacted"] == truth["frame_count"] else f" (of {truth['frame_count']})")
+    if s["size"]["redacted"] != s["size"]["original"]:
+        frames_note += " at {}×{}".format(*s["size"]["redacted"])
     audio = "—" if not s["audio"] else ("yes" if all(a["result"] == "identical" for a in s["audio"]) else
                                          "no (" + ", ".join(a["result"] for a in s["audio"]) + ")")
     original_tags, kept = s["tags"]["original"], s["tags"]["kept"]
