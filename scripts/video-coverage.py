@@ -41,7 +41,8 @@ original's identifying tags (title, location, creation time, device and
 handler names: every tag that is not a technical default) the redacted file
 still carries.
 
-`self-test` plants redactions in copies of the clips (untouched, blurred,
+`self-test` plants redactions in copies of the clips (untouched, untouched
+but rescaled to the next multiple of 16 plus 16, blurred,
 pixelated, painted black, a quarter of each box blurred (three quarters
 bare: uncovered), a track left bare for three frames,
 audio copied or re-encoded, tags kept or dropped) and fails unless `score`
@@ -374,14 +375,17 @@ def read_rgb(path: pathlib.Path, size):
         process.wait()
 
 
-def plant(truth: dict, original: pathlib.Path, out: pathlib.Path, redact, keep_audio: bool, keep_tags: bool, limit: int):
+def plant(truth: dict, original: pathlib.Path, out: pathlib.Path, redact, keep_audio: bool, keep_tags: bool, limit: int,
+          rescale: bool = False):
     """Writes `out`: the original's first `limit` frames (upright) with redact(frame, index, faces) applied,
     x264 CRF 20, the audio copied or re-encoded, the tags kept or dropped."""
     size = (truth["width"], truth["height"])
     command = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{size[0]}x{size[1]}",
                "-r", str(truth["fps"]), "-i", "-", "-i", str(original), "-map", "0:v", "-map", "1:a?",
-               "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-               "-c:a", "copy" if keep_audio else "aac", "-map_metadata", "1" if keep_tags else "-1"]
+               "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"]
+    if rescale:   # a size change like deface's (1080 → 1088), made larger: the next multiple of 16, plus 16
+        command += ["-vf", f"scale={-(-size[0] // 16) * 16 + 16}:{-(-size[1] // 16) * 16 + 16}"]
+    command += ["-c:a", "copy" if keep_audio else "aac", "-map_metadata", "1" if keep_tags else "-1"]
     if keep_tags:
         command += ["-map_metadata:s:v:0", "1:s:v:0"] + (["-map_metadata:s:a:0", "1:s:a:0"] if truth["audio"] else [])
     process = subprocess.Popen(command + [str(out)], stdin=subprocess.PIPE)
@@ -449,6 +453,7 @@ def self_test(clips: pathlib.Path, frames: int) -> int:
             gap_track = min(set.intersection(*scored))
             cases = [
                 ("untouched", lambda f, i, faces: f, True, True),
+                ("rescaled", lambda f, i, faces: f, True, True),
                 ("blurred", lambda f, i, faces: blur(f, faces), False, False),
                 ("pixelated", lambda f, i, faces: pixelate(f, faces), True, False),
                 ("painted", lambda f, i, faces: paint(f, faces), True, False),
@@ -457,7 +462,7 @@ def self_test(clips: pathlib.Path, frames: int) -> int:
             ]
             for case, redact, keep_audio, keep_tags in cases:
                 out = work / f"{case}-{name.rsplit('.', 1)[0]}.mp4"
-                plant(truth, original, out, redact, keep_audio, keep_tags, frames)
+                plant(truth, original, out, redact, keep_audio, keep_tags, frames, rescale=case == "rescaled")
                 result = score(truth_path, original, out, limit=frames)
                 labelled, bare = result["faces_labelled"], result["faces_uncovered"]
                 problems = []
@@ -465,7 +470,7 @@ def self_test(clips: pathlib.Path, frames: int) -> int:
                     problems.append(f"frames {result['frames']}")
                 if result["misaligned_frames"]:
                     problems.append(f"{result['misaligned_frames']} frames misaligned")
-                if case in ("untouched", "quarter-blurred") and bare != labelled:
+                if case in ("untouched", "rescaled", "quarter-blurred") and bare != labelled:
                     problems.append(f"{labelled - bare} of {labelled} faces called covered")
                 if case in ("blurred", "pixelated", "painted") and bare:
                     problems.append(f"{bare} of {labelled} faces called uncovered")
