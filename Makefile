@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction clips deface-venv bench-video docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -166,6 +166,29 @@ eval-rotation: build venv
 
 bench-redaction: build venv
 	@benchmarks/redaction.sh
+
+## clips: short videos with face boxes in every frame (datasets/build-clips.py: pan/zoom, enter/leave, a 90° phone
+## clip, audio and identifying tags, VP9 WebM, H.265 MKV, small faces, a damaged clip) in datasets/build/clips/
+CLIPS_DIR   := datasets/build/clips
+DEFACE_VENV := .venv-deface
+clips: $(CLIPS_DIR)/clips.json
+$(CLIPS_DIR)/clips.json: datasets/build-clips.py datasets/dataset_common.py datasets/fetch-sources.py \
+		benchmarks/eval/source-boxes.json benchmarks/eval/crowd-boxes.json $(DATA_VENV)/.ready
+	@$(MAKE) -s sources
+	@$(DATA_PY) datasets/build-clips.py --no-fetch --out $(CLIPS_DIR)
+
+## deface-venv: deface 1.5 with ONNX Runtime, every package pinned (benchmarks/requirements-deface.txt)
+deface-venv: $(DEFACE_VENV)/.ready
+$(DEFACE_VENV)/.ready: benchmarks/requirements-deface.txt
+	@scripts/install-system-deps.sh
+	$(PYTHON) -m venv $(DEFACE_VENV)
+	$(DEFACE_VENV)/bin/python -m pip install --quiet -r benchmarks/requirements-deface.txt
+	@touch $@
+
+## bench-video: `anonymize` on the clips against deface 1.5, same CPUs, one run each: frames/s, faces left
+## uncovered (scripts/video-coverage.py), audio kept, identifying tags dropped
+bench-video: build venv clips deface-venv
+	@benchmarks/bench-video.sh
 
 ## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
 ## records, run folders: _SUCCESS, run.json, manifest), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
