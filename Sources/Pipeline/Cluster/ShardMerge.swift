@@ -193,6 +193,7 @@ package enum ShardMerge {
             result.megapixels += summary.megapixels
             result.skipped += summary.skipped
             result.copiedMembers += summary.copiedMembers
+            if let covered = summary.coveredVideoRegions { result.coveredVideoRegions = (result.coveredVideoRegions ?? 0) + covered }
             result.leftOutOfShards += summary.leftOutOfShards
             result.notes += summary.notes
             result.interrupted = result.interrupted || summary.interrupted

@@ -129,6 +129,7 @@ public struct Pipeline: Sendable {
         var plan = CompiledPipeline(name: name, summary: summary, overrides: overrides, nodes: runnable,
                                     faceModels: loaded, modelsDirectory: modelsDirectory)
         plan.videoTracking = videoTracking?.configuration
+        plan.videoCover = nodes.last { $0.videoCover != nil }?.videoCover
         return plan
     }
 }

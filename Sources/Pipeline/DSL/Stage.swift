@@ -115,6 +115,7 @@ extension Stage where Input: _StepValue, Output: _StepValue {
         if let ordered = self as? any OrderedRecordStage {
             node.orderedPass = { ordered.makeOrderedPass() }
         }
+        node.videoCover = self as? Redact
         nodes.append(node)
     }
 }

@@ -15,4 +15,7 @@ public struct StageNode: Sendable {
     let run: Run?
     /// For ``OrderedRecordStage``s: makes the writer's in-order pass.
     var orderedPass: (@Sendable () -> any OrderedRecordPass)? = nil
+    /// For ``Redact``: how the writer covers a tracked face in the video
+    /// frames where the detector missed it (``CompiledPipeline/videoCover``).
+    var videoCover: Redact? = nil
 }

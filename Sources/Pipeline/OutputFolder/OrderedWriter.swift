@@ -28,6 +28,8 @@ final class OrderedWriter: EntryWriter {
     /// Where a video's frames are written back as one video (``VideoOutput``);
     /// nil: each frame is an image file like a still's.
     private let videoDirectory: OutputDirectory?
+    /// A redacting pipeline's cover of tracked faces missed in video frames (``VideoOutput``).
+    private let videoCover: (redact: Redact, reach: Int)?
     /// The video being written.
     private var video: VideoOutput?
     /// Manifest bytes and counts before the current archive's first row.
@@ -38,8 +40,9 @@ final class OrderedWriter: EntryWriter {
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
          videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
-         videoDirectory: OutputDirectory? = nil) throws {
+         videoDirectory: OutputDirectory? = nil, videoCover: (redact: Redact, reach: Int)? = nil) throws {
         self.videoDirectory = videoDirectory
+        self.videoCover = videoCover
         self.orderedPasses = orderedPasses
         self.videoFramesPass = videoFramesPass
         self.shards = shards
@@ -147,9 +150,11 @@ final class OrderedWriter: EntryWriter {
                         var name = origin.source.outputName("images/\(folder)/\(claimed)")
                         while !keptImageNames.insert(name).inserted { name = origin.source.outputName(name + "~") }
                         video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
-                                                source: origin.source, width: image.width, height: image.height)
+                                                source: origin.source, width: image.width, height: image.height,
+                                                cover: videoCover)
                     }
-                    try video!.append(image, pts: origin.pts)
+                    let tracked = rendered.record.faces.compactMap { face in face.trackingID.map { (trackID: $0, box: face.box) } }
+                    try video!.append(image, pts: origin.pts, trackedFaces: tracked)
                     imagePath = video!.path
                     intoVideo = true
                 } else {
@@ -259,6 +264,7 @@ final class OrderedWriter: EntryWriter {
         guard let video else { return }
         self.video = nil
         try video.finish()
+        if videoCover != nil { summary.coveredVideoRegions = (summary.coveredVideoRegions ?? 0) + video.coveredRegions }
     }
 
     func finish() throws {

@@ -146,7 +146,8 @@ package struct RunRecord: Codable, Sendable {
                         ("failedArchives", summary.failedArchives), ("faces", summary.faces),
                         ("keptFaces", summary.keptFaces), ("resumedEntries", summary.resumedEntries),
                         ("cacheHits", summary.cacheHits), ("damagedRecords", summary.damagedRecords),
-                        ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers)]
+                        ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers),
+                        ("coveredVideoRegions", summary.coveredVideoRegions ?? 0)]
         for (name, value) in counters where !(0...Self.counterLimit).contains(value) {
             throw .badField(prefix + "summary.\(name)", reason: "\(value) is not within 0…\(Self.counterLimit)")
         }

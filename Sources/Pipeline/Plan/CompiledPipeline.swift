@@ -17,6 +17,18 @@ public struct CompiledPipeline: Sendable {
     public let modelsDirectory: URL
     /// The tracking of video frames without a ``Track`` stage (``Pipeline/trackingFacesInVideo(_:)``).
     public internal(set) var videoTracking: FaceTracker.Configuration?
+    /// A pipeline that redacts (its last ``Redact``) also covers a tracked
+    /// face in the video frames where the detector missed it: between two
+    /// detections, and before and after them, within the tracker's
+    /// `maxMissingFrames` (``TrackCover``, applied by the writer).
+    public internal(set) var videoCover: Redact?
+
+    /// Frames a tracked face may be missed and still keep its id: the
+    /// tracking stage's, else the pipeline's video tracking's.
+    var videoTrackingReach: Int {
+        let stage = steps.lazy.compactMap { $0.orderedPass?() as? TrackingPass }.first
+        return (stage?.configuration ?? videoTracking ?? FaceTracker.Configuration()).maxMissingFrames
+    }
 
     /// The in-order passes of a run: the stages' own, and, when no stage
     /// has one, the pipeline's tracking of video frames (which leaves stills alone).

@@ -51,7 +51,8 @@ public enum PipelineRunner {
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
                                        orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
-                                       videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory)
+                                       videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory,
+                                       videoCover: plan.videoCover.map { ($0, plan.videoTrackingReach) })
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }

@@ -33,6 +33,9 @@ public struct RunSummary: Sendable, Codable {
     /// Why writing the outputs failed, when it did (the path and the OS
     /// error); the run stopped there and is incomplete.
     public var writeFailure: String?
+    /// Regions covered in video frames where a tracked face was not
+    /// detected (``TrackCover``); nil when no video was redacted.
+    public var coveredVideoRegions: Int?
 
     /// Nothing done yet.
     public init() {}
@@ -62,6 +65,9 @@ public struct RunSummary: Sendable, Codable {
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
         if !leftOutOfShards.isEmpty {
             parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (listed in run.json)")
+        }
+        if let covered = coveredVideoRegions, covered > 0 {
+            parts.append(covered.counted("region", "regions") + " covered in video frames where a tracked face was missed")
         }
         if resumedEntries > 0 { parts.append("\(resumedEntries) resumed") }
         if cacheHits > 0 { parts.append("\(cacheHits) cached stage results reused") }

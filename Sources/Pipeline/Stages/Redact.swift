@@ -60,17 +60,22 @@ public struct Redact: Stage {
         let encoded = frame.encoded
         _ = consume frame
         for i in record.faces.indices {
-            let box = record.faces[i].box
-            let region = region(for: box)
-            let strength = switch style {
-            case .blur: sigma * box.width
-            case .pixelate: box.width / Float(cells)
-            case .fill: Float(0)
-            }
-            image.redact(region, feather: feather * box.width, style: style, strength: strength)
-            record.faces[i].redaction = region
+            record.faces[i].redaction = cover(record.faces[i].box, in: &image)
         }
         return Frame(image: image, record: record, encoded: encoded)
+    }
+
+    /// Redacts the region of a face box in `image` and returns the region.
+    @discardableResult
+    public func cover(_ box: Rect, in image: inout RGBImage) -> Rect {
+        let region = region(for: box)
+        let strength = switch style {
+        case .blur: sigma * box.width
+        case .pixelate: box.width / Float(cells)
+        case .fill: Float(0)
+        }
+        image.redact(region, feather: feather * box.width, style: style, strength: strength)
+        return region
     }
 }
 
