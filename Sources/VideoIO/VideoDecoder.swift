@@ -8,7 +8,9 @@ import ImageCore
 /// other file). Decoding runs on one thread and stops at the first damage FFmpeg detects; colour conversion is
 /// VideoIO's own integer code (`YCbCrConverter`), so frames are the same bytes on every CPU.
 public final class VideoDecoder {
-    public let info: VideoInfo
+    /// What the container says, with the size of the frames themselves (the first one is decoded on opening:
+    /// a header may disagree with its stream).
+    public private(set) var info: VideoInfo
 
     private let name: String
     private let maxPixels: Int
@@ -24,6 +26,8 @@ public final class VideoDecoder {
     private var previousPTS: Int64?
     private var draining = false
     private var finished = false
+    /// The first frame, decoded on opening.
+    private var pending: VideoFrame?
     /// Where a Matroska file's Segment says it ends (nil for MP4/MOV, or when unknown).
     private let segmentEnd: Int64?
 
@@ -109,10 +113,19 @@ public final class VideoDecoder {
             audioStreams: audioStreams,
             frameCountHint: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
         demuxer.reader.resetEndFlag()
+        pending = try decodeNext()
     }
 
     /// The next frame in presentation order; nil at the end. Throws on damage (the frames before it were delivered).
     public func next() throws(VideoError) -> VideoFrame? {
+        if let frame = pending {
+            pending = nil
+            return frame
+        }
+        return try decodeNext()
+    }
+
+    private func decodeNext() throws(VideoError) -> VideoFrame? {
         guard !finished else { return nil }
         let codec = codec.pointer, packet = packet.pointer, frame = frame.pointer
         do throws(VideoError) {
@@ -174,6 +187,11 @@ public final class VideoDecoder {
             throw damage(FFmpegError("decode a frame", code: facepipe_averror_invaliddata))
         }
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        if index == 0, width != info.width || height != info.height {
+            try Self.checkPixels(width, height, maxPixels, name)
+            info.width = width
+            info.height = height
+        }
         guard width == info.width, height == info.height else {
             try Self.checkPixels(width, height, maxPixels, name)
             throw .frameSizeChanged(name, frame: index, width: width, height: height)

@@ -103,6 +103,23 @@ import VideoIO
         }
     }
 
+    @Test func aStreamThatChangesItsFrameSizeStopsThere() throws {
+        let clips = try VideoClips()
+        // Two H.264 streams of different sizes, one after the other in one track.
+        var stream: [UInt8] = []
+        for (name, size) in [("first.h264", "160x96"), ("second.h264", "128x64")] {
+            let part = try clips.make(name, ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=12:duration=0.5",
+                                             "-c:v", "libx264", "-bf", "0", "-f", "h264"])
+            stream += [UInt8](try Data(contentsOf: part))
+        }
+        try Data(stream).write(to: clips.url("both.h264"))
+        let file = try clips.make("sizes.mkv", ["-f", "h264", "-i", clips.url("both.h264").path, "-c", "copy",
+                                                "-bsf:v", "setts=ts=N", "-time_base", "1/12"])
+        let decoded = VideoClips.decodeAll(.bytes([UInt8](try Data(contentsOf: file))), name: "sizes.mkv")
+        #expect(decoded.frames.count == 6)
+        #expect(decoded.error == .frameSizeChanged("sizes.mkv", frame: 6, width: 128, height: 64))
+    }
+
     @Test func aCodecOutsideTheFourIsRefusedByName() throws {
         let clips = try VideoClips()
         let file = try clips.make("mpeg4.mp4", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=12:duration=0.25", "-c:v", "mpeg4"])
