@@ -357,4 +357,19 @@ import Testing
         #expect(try VideoProbe.run(video, entries: "stream=codec_name,nb_read_frames") == ["codec_name=h264", "nb_read_frames=4"])
         #expect(try VideoProbe.run(video, entries: "format=format_name") == ["format_name=matroska,webm"])
     }
+
+    /// report.html's gallery shows pictures: frames written as images are in
+    /// it, a video output (which an <img> cannot show) is not.
+    @Test func theReportGalleryHoldsFrameImagesNotVideos() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4")
+        try VideoClips.movingSquare(clip, frames: 3)
+        for framesAsImages in [true, false] {
+            let out = folder.appendingPathComponent("out-\(framesAsImages)")
+            _ = try await Self.run([try RunInput.fromArgument(clip.path)], out: out, framesAsImages: framesAsImages)
+            let gallery = try RunReport.read(directory: out).report.gallery.map(\.output)
+            #expect(gallery == (framesAsImages ? (0..<3).map { "images/clip.mp4/clip.mp4#00000\($0).ppm" } : []))
+        }
+    }
 }

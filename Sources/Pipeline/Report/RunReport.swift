@@ -56,7 +56,8 @@ package struct RunReport: Sendable, Equatable, Codable {
         let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
                  index: ManifestTable.column("index"), status: ManifestTable.column("status"),
                  error: ManifestTable.column("error"), face: ManifestTable.column("face"),
-                 rejection: ManifestTable.column("rejection"), output: ManifestTable.column("output"))
+                 rejection: ManifestTable.column("rejection"), output: ManifestTable.column("output"),
+                 frame: ManifestTable.column("frame"))
         var rowCounts = Dictionary(uniqueKeysWithValues: Self.statuses.map { ($0, 0) })
         var histograms = Histogram.faceHistograms()
         let histogramColumns = histograms.map { ManifestTable.column($0.column) }
@@ -95,8 +96,10 @@ package struct RunReport: Sendable, Equatable, Codable {
             let key = [row[c.archive], row[c.entry], row[c.index]]
             if current?.key != key {
                 settle()
-                // Only a path inside the folder becomes a gallery image (not `/etc/passwd`, `//host/x.png`, `../x`).
-                let output = RunFolder.components(of: row[c.output]) == nil ? "" : row[c.output]
+                // Only a path inside the folder becomes a gallery image (not `/etc/passwd`, `//host/x.png`, `../x`),
+                // and not a video's frames written into one video (`VideoOutput`: named .mp4, .mov, .m4v or .mkv).
+                let intoVideo = !row[c.frame].isEmpty && [".mp4", ".mov", ".m4v", ".mkv"].contains { row[c.output].lowercased().hasSuffix($0) }
+                let output = RunFolder.components(of: row[c.output]) == nil || intoVideo ? "" : row[c.output]
                 current = (key, 0, 0, status, output.isEmpty ? nil : gallery.count)
                 if !output.isEmpty {
                     gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: EntryDisplayName.entry(row[c.entry]),
