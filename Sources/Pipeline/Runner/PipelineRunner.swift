@@ -206,10 +206,25 @@ public enum PipelineRunner {
                         }
                         break
                     }
-                    let entry: ArchiveEntry
+                    let work: WorkEntry
                     switch item {
-                    case .entry(let delivered):
-                        entry = delivered
+                    case .entry(let entry):
+                        switch configuration.routing.route(entry.name, entry.data) {
+                        case .process:
+                            work = .still(entry)
+                        case .copy:
+                            // Copied members wait in order too: keep the window's bound on memory.
+                            while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
+                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
+                                                    entryName: entry.name, rawName: entry.rawName, index: entry.index,
+                                                    outcome: .copied(entry.data)) }
+                            continue
+                        case .leaveOut(let reason):
+                            let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
+                            writer.addSkipped(skipped)
+                            hooks.notice(.entrySkipped(skipped))
+                            continue
+                        }
                     case .frame(let frame):
                         if configuration.redactedShards {
                             // A redacted shard holds pictures in place of pictures: a video is left out, said once.
@@ -223,27 +238,7 @@ public enum PipelineRunner {
                             }
                             continue
                         }
-                        while !schedule.canStart { await receiveOne() }
-                        let archiveName = input.name
-                        let knownHash = configuration.resume ? frame.contentHash : nil
-                        if let knownHash,
-                           let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: frame.name,
-                                                                index: frame.index, contentHash: knownHash, frame: frame.frame) {
-                            make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
-                                                    entryName: frame.name, rawName: frame.rawName, index: frame.index,
-                                                    outcome: .resumed(done), frame: frame.frame, time: frame.time) }
-                            continue
-                        }
-                        let position = schedule.start()
-                        group.addTask {
-                            let outcome = process(frame, contentHash: knownHash, archiveName: archiveName,
-                                                  steps: steps, cache: cache, pool: pool)
-                            return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
-                                                    entryName: frame.name, rawName: frame.rawName, index: frame.index,
-                                                    outcome: outcome, frame: frame.frame, time: frame.time,
-                                                    origin: frame.source.map { (frame.pts, $0) })
-                        }
-                        continue
+                        work = .frame(frame)
                     case let .skipped(index, name, reason):
                         let skipped = RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason)
                         writer.addSkipped(skipped)
@@ -255,42 +250,22 @@ public enum PipelineRunner {
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
-                    switch configuration.routing.route(entry.name, entry.data) {
-                    case .process:
-                        break
-                    case .copy:
-                        // Copied members wait in order too: keep the window's bound on memory.
-                        while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
-                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                outcome: .copied(entry.data)) }
-                        continue
-                    case .leaveOut(let reason):
-                        let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
-                        writer.addSkipped(skipped)
-                        hooks.notice(.entrySkipped(skipped))
-                        continue
-                    }
                     while !schedule.canStart { await receiveOne() }
                     let archiveName = input.name
                     // Hashed here only when a completion record may be reused;
                     // otherwise on the worker, beside the other workers.
-                    let knownHash = configuration.resume ? sha256Hex(entry.data) : nil
+                    let knownHash = work.knownHash(resuming: configuration.resume)
                     if let knownHash,
-                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: entry.name,
-                                                            index: entry.index, contentHash: knownHash, frame: nil) {
-                        make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: archiveName,
-                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                outcome: .resumed(done)) }
+                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: work.name,
+                                                            index: work.index, contentHash: knownHash, frame: work.frame) {
+                        make { work.sequenced($0, archiveNumber: archiveNumber, archiveName: archiveName, outcome: .resumed(done)) }
                         continue
                     }
                     let position = schedule.start()
                     group.addTask {
-                        let outcome = process(entry, contentHash: knownHash, archiveName: archiveName,
-                                              steps: steps, cache: cache, pool: pool)
-                        return SequencedOutcome(sequence: position, archiveNumber: archiveNumber, archiveName: archiveName,
-                                                entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                outcome: outcome)
+                        let outcome = work.process(contentHash: knownHash, archiveName: archiveName,
+                                                   steps: steps, cache: cache, pool: pool)
+                        return work.sequenced(position, archiveNumber: archiveNumber, archiveName: archiveName, outcome: outcome)
                     }
                 }
             }
@@ -298,25 +273,5 @@ public enum PipelineRunner {
             while schedule.inFlight > 0 { await receiveOne() }
         }
         return (writeFailure, described)
-    }
-
-    /// The per-entry work, on a worker: hash (unless the producer did), run
-    /// the stages, catch failures.
-    static func process(_ entry: ArchiveEntry, contentHash knownHash: String?, archiveName: String,
-                        steps: [CompiledPipeline.Step], cache: StageCache?, pool: ContextPool) -> EntryOutcome {
-        let context = pool.checkOut()
-        defer { pool.checkIn(context) }
-        let contentHash = knownHash ?? sha256Hex(entry.data)
-        return StageExecutor(steps: steps, cache: cache, context: context)
-            .execute(entry, archiveName: archiveName, contentHash: contentHash)
-    }
-
-    /// A video frame's work, on a worker: its content hash is that of its pixels (``FrameEntry/contentHash``).
-    static func process(_ frame: FrameEntry, contentHash knownHash: String?, archiveName: String,
-                        steps: [CompiledPipeline.Step], cache: StageCache?, pool: ContextPool) -> EntryOutcome {
-        let context = pool.checkOut()
-        defer { pool.checkIn(context) }
-        return StageExecutor(steps: steps, cache: cache, context: context)
-            .execute(frame, archiveName: archiveName, contentHash: knownHash ?? frame.contentHash)
     }
 }
