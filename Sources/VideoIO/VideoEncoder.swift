@@ -22,6 +22,8 @@ public final class VideoEncoder {
     private var audioStreams: [Int32: UnsafeMutablePointer<AVStream>] = [:]
     private var audioPending = false
     private var audioEnded = false
+    /// Output audio stream index → what its packets' times gain (Matroska with Opus: the codec delay).
+    private var audioShift: [Int32: Int64] = [:]
     private let converter = RGBToYCbCrConverter(matrix: .bt709)
     private var previousPTS: Int64?
     private var framesAppended = 0
@@ -105,6 +107,18 @@ public final class VideoEncoder {
             audioStreams[input.pointee.index] = stream
         }
         try Self.check(avformat_write_header(muxer.context, nil), "write the container header")
+        if muxerName == "matroska" {
+            // Matroska keeps an Opus stream's codec delay (pre-skip) in its header and a reader subtracts it
+            // from every block's time; FFmpeg's muxer adds it back only when it may shift every stream
+            // (which the setting above forbids). Added here, so each packet reads back at the source's time.
+            for stream in audioStreams.values where stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_OPUS {
+                let parameters = stream.pointee.codecpar.pointee
+                guard parameters.initial_padding > 0, parameters.sample_rate > 0 else { continue }
+                audioShift[stream.pointee.index] = av_rescale_q(Int64(parameters.initial_padding),
+                                                                AVRational(num: 1, den: parameters.sample_rate),
+                                                                stream.pointee.time_base)
+            }
+        }
 
         frame = try Frame()
         packet = try Packet()
@@ -187,6 +201,10 @@ public final class VideoEncoder {
                 if at != facepipe_av_nopts_value, av_compare_ts(at, input.pointee.time_base, limit, base) > 0 { return }
             }
             av_packet_rescale_ts(packet, input.pointee.time_base, stream.pointee.time_base)
+            if let shift = audioShift[stream.pointee.index] {
+                if packet.pointee.pts != facepipe_av_nopts_value { packet.pointee.pts += shift }
+                if packet.pointee.dts != facepipe_av_nopts_value { packet.pointee.dts += shift }
+            }
             packet.pointee.stream_index = stream.pointee.index
             packet.pointee.pos = -1
             audioPending = false
