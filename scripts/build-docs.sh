@@ -14,7 +14,8 @@ trap 'rm -rf "$GRAPHS"' EXIT
 # The C modules the Pipeline module imports: their module maps and headers.
 ARGS=()
 for map in "$BIN"/*.build/module.modulemap; do ARGS+=(-Xcc "-fmodule-map-file=$map"); done
-for lib in CArchive CPNG CTurboJPEG; do ARGS+=(-I "Sources/$lib"); done
+# System libraries (Sources/C*/module.modulemap: libarchive, libpng, libjpeg-turbo, FFmpeg).
+for map in Sources/C*/module.modulemap; do ARGS+=(-I "$(dirname "$map")"); done
 for include in Sources/C*/include; do ARGS+=(-Xcc "-I$include"); done
 swift-symbolgraph-extract -module-name Pipeline -I "$BIN/Modules" -target "$(uname -m)-unknown-linux-gnu" \
     -minimum-access-level public -skip-synthesized-members -output-dir "$GRAPHS" "${ARGS[@]}"

@@ -9,7 +9,7 @@ public enum SourceItem: Sendable {
     /// A regular file whose bytes cannot be read (an encrypted or
     /// unsupported zip member) while the input goes on: an error row.
     case unreadable(index: Int, name: String, rawName: [UInt8], reason: String)
-    /// One frame of a video entry, already decoded (``VideoFrameReader``).
+    /// One frame of a video entry, already decoded (`VideoFrameReader`).
     case frame(FrameEntry)
 }
 

@@ -1,7 +1,7 @@
 import ImageCore
 
 /// One decoded frame of a video entry, as a source yields it: an entry of
-/// its own, named `<video>#<frame>` (``entryName(video:frame:)``).
+/// its own, named `<video>#<frame>` (`entryName(video:frame:)`).
 public struct FrameEntry: Sendable {
     /// The video's position among its input's entries (the manifest's `index`).
     public let index: Int

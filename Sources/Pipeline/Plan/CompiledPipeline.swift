@@ -20,7 +20,7 @@ public struct CompiledPipeline: Sendable {
     /// A pipeline that redacts (its last ``Redact``) also covers a tracked
     /// face in the video frames where the detector missed it: between two
     /// detections, and before and after them, within the tracker's
-    /// `maxMissingFrames` (``TrackCover``, applied by the writer).
+    /// `maxMissingFrames` (FaceAnalysis's `TrackCover`, applied by the writer).
     public internal(set) var videoCover: Redact?
 
     /// Frames a tracked face may be missed and still keep its id: the

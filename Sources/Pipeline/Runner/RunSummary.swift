@@ -34,7 +34,7 @@ public struct RunSummary: Sendable, Codable {
     /// error); the run stopped there and is incomplete.
     public var writeFailure: String?
     /// Regions covered in video frames where a tracked face was not
-    /// detected (``TrackCover``); nil when no video was redacted.
+    /// detected (`TrackCover`); nil when no video was redacted.
     public var coveredVideoRegions: Int?
 
     /// Nothing done yet.
