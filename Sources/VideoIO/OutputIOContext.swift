@@ -31,51 +31,29 @@ final class OutputIOContext {
         }
 
         func seek(to offset: Int64, whence: Int32) -> Int64 {
-            let base: Int64
-            switch whence {
-            case SEEK_SET: base = 0
-            case SEEK_CUR: base = position
-            case SEEK_END: base = size
-            default: return -Int64(EINVAL)
-            }
-            let (target, overflow) = base.addingReportingOverflow(offset)
-            guard !overflow, target >= 0 else { return -Int64(EINVAL) }
+            guard let target = seekTarget(offset, whence: whence, position: position, size: size) else { return -Int64(EINVAL) }
             position = target
             return target
         }
     }
 
     let writer: Writer
-    let context: UnsafeMutablePointer<AVIOContext>
+    private let io: CustomIOContext
+    var context: UnsafeMutablePointer<AVIOContext> { io.context }
 
     init(fd: Int32) throws(VideoError) {
         writer = Writer(fd: fd)
-        let bufferSize: Int32 = 256 * 1024
-        guard let buffer = av_malloc(Int(bufferSize)) else {
-            throw .ffmpeg(FFmpegError("allocate the write buffer", code: facepipe_averror_enomem))
-        }
-        let opaque = Unmanaged.passUnretained(writer).toOpaque()
-        guard let context = avio_alloc_context(
-            buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 1, opaque,
-            nil,
-            { opaque, buffer, size in
+        io = try CustomIOContext(
+            bufferSize: 256 * 1024, opaque: Unmanaged.passUnretained(writer).toOpaque(),
+            read: nil,
+            write: { opaque, buffer, size in
                 Unmanaged<Writer>.fromOpaque(opaque!).takeUnretainedValue().write(buffer!, count: Int(size))
             },
-            { opaque, offset, whence in
+            seek: { opaque, offset, whence in
                 let writer = Unmanaged<Writer>.fromOpaque(opaque!).takeUnretainedValue()
                 if whence & AVSEEK_SIZE != 0 { return writer.size }
                 return writer.seek(to: offset, whence: whence & ~AVSEEK_FORCE)
-            })
-        else {
-            av_free(buffer)
-            throw .ffmpeg(FFmpegError("allocate the write context", code: facepipe_averror_enomem))
-        }
-        self.context = context
-    }
-
-    deinit {
-        av_freep(&context.pointee.buffer)
-        var pointer: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&pointer)
+            },
+            purpose: "write")
     }
 }

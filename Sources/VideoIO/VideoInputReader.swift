@@ -68,15 +68,7 @@ final class VideoInputReader {
 
     /// Moves the position (`SEEK_SET`, `SEEK_CUR`, `SEEK_END`); nil for a negative result or unknown `whence`.
     func seek(to offset: Int64, whence: Int32) -> Int64? {
-        let base: Int64
-        switch whence {
-        case SEEK_SET: base = 0
-        case SEEK_CUR: base = position
-        case SEEK_END: base = size
-        default: return nil
-        }
-        let (target, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, target >= 0 else { return nil }
+        guard let target = seekTarget(offset, whence: whence, position: position, size: size) else { return nil }
         position = target
         return target
     }
