@@ -11,6 +11,12 @@ import ImageCore
 /// score, the mean of the four keypoints both give (eyes, nose tip, mouth
 /// centre) and BlazeFace's tragions. A face one detector found alone is
 /// kept as `unconfirmed` says. The result is in no particular order.
+///
+/// In accurate mode the YuNet list holds candidates from
+/// `BlazeFaceConfirmation.candidateMinScore` and the BlazeFace list only
+/// faces BlazeFace saw around a candidate or on the whole frame; faces
+/// under the run's `minScore` are dropped after the merge (so with
+/// `UnconfirmedFaces.all` a YuNet face alone is kept from `minScore`).
 package enum DetectorFusion {
     /// Smallest IoU of a YuNet box and a BlazeFace box that are one face.
     package static let pairingIoU: Float = 0.3

@@ -5,11 +5,13 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     /// within about 2 m that fill a good part of the picture.
     case fast
     /// Both detector families, for every face from the size `minFaceSize`
-    /// asks for: YuNet-s as in `.yunet` (its stride-8 heads are made for
-    /// 10–20 px faces, and it finds real faces in crowds that BlazeFace
-    /// misses) and BlazeFace as in `.pyramid` (it finds faces YuNet misses,
-    /// mostly turned in-plane or in grey), merged by ``DetectorFusion``: a
-    /// face both find is kept, a face one finds must clear that detector's
+    /// asks for: YuNet-s searches the picture as in `.yunet` (its stride-8
+    /// heads are made for 10–20 px faces, and it finds real faces in crowds
+    /// that BlazeFace misses), keeping candidates from a low score; BlazeFace
+    /// looks at a square around each candidate and at the whole frame, and
+    /// the two are merged by ``DetectorFusion``: a face both see is kept
+    /// (also a low-scoring YuNet candidate BlazeFace confirms, as grey or
+    /// turned faces often are), a face one finds must clear that detector's
     /// own bar (``UnconfirmedFaces``). The default of facepipe's pipelines.
     case accurate
     /// For large images, `face_detection_short_range` on an image pyramid
@@ -44,8 +46,9 @@ public struct FaceDetectionOptions: Sendable, Hashable, Codable {
     /// Detections below this confidence are dropped (MediaPipe's minimum
     /// detection confidence, default 0.5; values below 0.5 act as 0.5).
     public var minScore: Float
-    /// The arithmetic of the detector on `.accurate` mode's pyramid canvases
-    /// (see ``DetectorArithmetic``); default fp32.
+    /// The arithmetic of the search passes: BlazeFace's canvases in
+    /// `.pyramid` mode and YuNet-s's block projections in `.accurate` and
+    /// `.yunet` modes (see ``DetectorArithmetic``); default fp32.
     public var canvasArithmetic: DetectorArithmetic
     /// In `.accurate` mode, which faces only one of the two detectors found
     /// are kept (``UnconfirmedFaces``); default `.scored`.

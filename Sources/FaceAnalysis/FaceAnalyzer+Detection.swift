@@ -3,8 +3,9 @@ import ImageCore
 extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
-    /// `.accurate`: YuNet-s and BlazeFace's pyramid, merged by
-    /// `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
+    /// `.accurate`: YuNet-s over a `YuNetSearchPlan`, BlazeFace around its
+    /// candidates and on the whole frame (`BlazeFaceConfirmation`), merged
+    /// by `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
     /// BlazeFace modes: letterbox → detector → anchor decoding → weighted
     /// NMS (IoU 0.3) → image pixels; in `.pyramid` mode on large images also
     /// canvases over an image pyramid (`DetectionRegionPlan`), merged across
@@ -22,16 +23,15 @@ extension FaceAnalyzer {
     package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
         guard image.width > 0, image.height > 0 else { return [] }
+        let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         let found: [FaceDetection]
         switch options.mode {
         case .yunet:
-            found = try detectWithYuNet(in: image, options: options)
+            found = try searchWithYuNet(in: image, options: options, minimumScore: minScore).faces
         case .accurate:
-            var pyramid = options
-            pyramid.mode = .pyramid
-            found = DetectorFusion.merge(yunet: try detectWithYuNet(in: image, options: options),
-                                         blazeFace: try detectWithBlazeFace(in: image, options: pyramid, allowTiling: allowTiling),
-                                         unconfirmed: options.unconfirmed)
+            let (candidates, levels) = try searchWithYuNet(in: image, options: options, minimumScore: BlazeFaceConfirmation.candidateMinScore)
+            found = DetectorFusion.merge(yunet: candidates, blazeFace: try confirmWithBlazeFace(candidates, in: image, levels: levels),
+                                         unconfirmed: options.unconfirmed).filter { $0.score >= minScore }
         case .fast, .pyramid, .sparse:
             found = try detectWithBlazeFace(in: image, options: options, allowTiling: allowTiling)
         }

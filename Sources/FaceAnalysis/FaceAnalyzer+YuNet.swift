@@ -1,28 +1,39 @@
 import ImageCore
+import Inference
 
 extension FaceAnalyzer {
-    /// This worker's YuNet-s detector (created on first use from the shared model).
-    func yunetDetector() throws(FaceAnalysisError) -> YuNetDetector {
-        if let yunet { return yunet }
-        let made = try YuNetDetector(model: try models.model(.yunet), minimumScore: DetectionDecoder.defaultMinScore)
-        yunet = made
+    /// This worker's YuNet-s detector with its block projections in
+    /// `pointwise` arithmetic (created on first use from the shared model).
+    func yunetDetector(_ pointwise: PointwiseConvolution) throws(FaceAnalysisError) -> YuNetDetector {
+        if let existing = yunetDetectors[pointwise] { return existing }
+        let made = try YuNetDetector(model: try models.model(.yunet), minimumScore: DetectionDecoder.defaultMinScore, pointwise: pointwise)
+        yunetDetectors[pointwise] = made
         return made
     }
 
     /// `DetectorMode.yunet` (and YuNet's half of `.accurate`): YuNet-s over
     /// the levels and tiles of a `YuNetSearchPlan`, merged across tiles and
     /// levels by YuNet's own NMS (IoU 0.45, best score first), with scores
-    /// of at least `minScore`. `detect` filters by size and sorts.
-    func detectWithYuNet(in image: RGBImage, options: FaceDetectionOptions) throws(FaceAnalysisError) -> [FaceDetection] {
-        let detector = try yunetDetector()
-        detector.minimumScore = max(options.minScore, DetectionDecoder.defaultMinScore)
+    /// of at least `minimumScore`, and the plan's level images after the
+    /// picture, finest first (each `YuNetSearchPlan.levelFactor` times
+    /// smaller than the one before; the last at most
+    /// `YuNetSearchPlan.coarsestLevelSide` a side). `detect` filters by size
+    /// and sorts.
+    func searchWithYuNet(in image: RGBImage, options: FaceDetectionOptions,
+                         minimumScore: Float) throws(FaceAnalysisError) -> (faces: [FaceDetection], levels: [RGBImage]) {
+        let detector = try yunetDetector(options.canvasArithmetic.pointwise)
+        detector.minimumScore = minimumScore
         let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
         let plan = YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: minWidth)
         var found: [YuNetDetection] = []
         var levelImage = image
+        var levels: [RGBImage] = []
         for (index, level) in plan.levels.enumerated() {
             if level.width != levelImage.width || level.height != levelImage.height {
-                do { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) } catch {
+                do {
+                    levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height)
+                    levels.append(levelImage)
+                } catch {
                     throw .imageUnsearchable(width: image.width, height: image.height,
                                              reason: "its \(level.width)×\(level.height) detection level: \(error)")
                 }
@@ -35,8 +46,9 @@ extension FaceAnalyzer {
                 }
             }
         }
-        return YuNetDecoder.suppress(found).filter(\.isFinite).map(FaceDetection.init(yunet:))
+        return (YuNetDecoder.suppress(found).filter(\.isFinite).map(FaceDetection.init(yunet:)), levels)
     }
+
 }
 
 extension YuNetDetection {

@@ -1,0 +1,44 @@
+import ImageCore
+
+/// Where accurate mode asks BlazeFace about YuNet's faces
+/// (`DetectorMode.accurate`, docs/FACE-RESULTS.md).
+///
+/// YuNet-s searches the whole picture; BlazeFace (short range, 128×128)
+/// runs only on a square around each YuNet candidate, scaled so that the
+/// candidate's face is `facePixels` wide in the model's input, and on the
+/// whole frame (letterboxed from YuNet's coarsest level) for faces that
+/// fill the picture. A BlazeFace face from a candidate's square counts only
+/// where it overlaps that candidate (IoU ≥ `DetectorFusion.pairingIoU`): it
+/// confirms, it never adds a face of its own. `DetectorFusion` then pairs
+/// the two lists as before.
+///
+/// Measured (2026-11-27, `make eval`, `make eval-crowd`; docs/BENCHMARKS.md):
+/// BlazeFace's pyramid over every pixel, which this replaces, was about 55 %
+/// of `faces`' CPU, and the faces only it found are found here too where
+/// YuNet gives them any score from `candidateMinScore`: on the composite
+/// set 219 of 230 faces ≥ 20 px either way. Of the squares' scales tried
+/// (the face 30, 40, 48, 56 or 64 px in the 128-px input), 56 confirmed
+/// the most faces: at 40, faces of 100 px and more that BlazeFace's pyramid
+/// had paired went unconfirmed.
+package enum BlazeFaceConfirmation {
+    /// YuNet faces from this score are candidates: confirmed ones are kept
+    /// (a face both detectors see), the others must clear
+    /// `DetectorFusion.yunetAloneMinScore`. On the bench archive's first 60
+    /// images, 6 candidates per image from 0.2, 1.8 from 0.5.
+    package static let candidateMinScore: Float = 0.15
+    /// A BlazeFace face confirms a candidate from this score (0.6 and 0.65
+    /// confirmed rocket nose cones and clouds on the composite set).
+    package static let confirmingMinScore: Float = 0.7
+    /// BlazeFace on the whole frame, for faces that fill the picture
+    /// (`DetectionRegionPlan.canvasMinScore`, as the pyramid's whole frame).
+    package static let wholeFrameMinScore: Float = DetectionRegionPlan.canvasMinScore
+    /// The candidate's face width (its box's longer side) in the 128-px input.
+    package static let facePixels: Float = 56
+
+    /// The square of the picture BlazeFace reads for `candidate` (its box's
+    /// centre; may reach past the picture, which reads as black).
+    package static func square(around candidate: Rect, inputSize: Int) -> SquareRegion {
+        let side = candidate.longerSide * Float(inputSize) / facePixels
+        return SquareRegion(x: candidate.x + candidate.width / 2 - side / 2, y: candidate.y + candidate.height / 2 - side / 2, side: side)
+    }
+}

@@ -1,0 +1,54 @@
+import ImageCore
+
+extension FaceAnalyzer {
+    /// Accurate mode's BlazeFace faces (`BlazeFaceConfirmation`): the
+    /// short-range model on a square around each of YuNet's `candidates`
+    /// (keeping the faces that overlap that candidate) and on the whole
+    /// frame, merged by weighted NMS, with `TurnedFaceBox`'s boxes, in
+    /// `image` pixels. Each square is read from the smallest of `image` and
+    /// its `levels` (smaller copies, finest first) on which it still spans
+    /// the model's input, so a large face costs no more than a small one;
+    /// the whole frame from the last.
+    func confirmWithBlazeFace(_ candidates: [FaceDetection], in image: RGBImage,
+                              levels: [RGBImage]) throws(FaceAnalysisError) -> [FaceDetection] {
+        let (runner, decoder) = try detector(.fast)
+        let size = decoder.configuration.inputSize
+        let pictures = [image] + levels
+        /// BlazeFace's faces in `square` (picture pixels) read from `pictures[index]`, in picture pixels.
+        func run(_ square: SquareRegion, on index: Int, minScore: Float) throws(FaceAnalysisError) -> [FaceDetection] {
+            let picture = pictures[index]
+            let sx = Float(image.width) / Float(picture.width), sy = Float(image.height) / Float(picture.height)
+            let onPicture = SquareRegion(x: square.x / sx, y: square.y / sy, side: square.side / sx)
+            try runner.run { input in
+                TensorSampler.resize(picture, region: onPicture, size: size, valueScale: 2 / 255, valueOffset: -1, into: input)
+            }
+            let anchors = decoder.anchors.count
+            let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+                try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                    try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+                }
+            }
+            return WeightedNonMaximumSuppression.apply(decoded).map { detection in
+                let face = onPicture.toImage(detection)
+                return FaceDetection(box: Rect(x: face.box.x * sx, y: face.box.y * sy, width: face.box.width * sx, height: face.box.height * sy),
+                                     score: face.score, keypoints: face.keypoints.map { Point(x: $0.x * sx, y: $0.y * sy) })
+            }
+        }
+        var found: [FaceDetection] = []
+        for candidate in candidates {
+            let square = BlazeFaceConfirmation.square(around: candidate.box, inputSize: size)
+            let index = pictures.indices.last { Float(image.width) / Float(pictures[$0].width) * Float(size) <= square.side } ?? 0
+            for face in try run(square, on: index, minScore: BlazeFaceConfirmation.confirmingMinScore)
+            where TurnedFaceBox.box(face.box, keypoints: face.keypoints).intersectionOverUnion(candidate.box) >= DetectorFusion.pairingIoU {
+                found.append(face)
+            }
+        }
+        let last = pictures.count - 1, frame = SquareRegion.letterbox(width: pictures[last].width, height: pictures[last].height)
+        let scale = Float(image.width) / Float(pictures[last].width)
+        found += try run(SquareRegion(x: frame.x * scale, y: frame.y * scale, side: frame.side * scale), on: last,
+                         minScore: BlazeFaceConfirmation.wholeFrameMinScore)
+        return Self.mergeAcrossRegions(found).map { face in
+            FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints)
+        }
+    }
+}
