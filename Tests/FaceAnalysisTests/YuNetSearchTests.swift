@@ -7,7 +7,7 @@ import _TestSupport
 /// `DetectorMode.yunet`: the search plan's levels and tiles, and that tiling
 /// a large picture finds what YuNet finds on the photo alone.
 struct YuNetSearchTests {
-    @Test(arguments: [1, 200, 1024, 1025, 1100, 2000, 3000, 4000, 9000])
+    @Test(arguments: [1, 200, 1024, 1025, 4000, 4096, 4097, 9000, 20000])
     func spansCoverTheExtentWithTheOverlap(_ extent: Int) {
         let spans = YuNetSearchPlan.spans(extent)
         #expect(spans.first?.start == 0)
@@ -20,19 +20,22 @@ struct YuNetSearchTests {
         }
     }
 
-    @Test func levelsShrinkByTheFactorUntilOneTileHoldsALevel() {
+    @Test func levelsShrinkByTheFactorUntilALevelFitsTheCoarsestSide() {
         let plan = YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 20)
         #expect(plan.levels.map(\.scale) == [1, 4])
         #expect(plan.levels.map(\.width) == [4000, 1000])
-        #expect(plan.levels[1].tiles.count == 1)
-        #expect(plan.levels[0].tiles.count == 20)
+        #expect(plan.levels.map(\.tiles.count) == [1, 1], "a 12 MP photo is one tile")
+        // Only a level wider than the largest tile is cut.
+        let wide = YuNetSearchPlan(width: 9000, height: 3000, minFacePixels: 20)
+        #expect(wide.levels.map(\.scale) == [1, 4, 16])
+        #expect(wide.levels.map(\.tiles.count) == [3, 1, 1])
         // A coarser floor starts coarser: 100-px faces are 20 px at 1:5.
         #expect(YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 100).levels.map(\.scale) == [5])
         #expect(YuNetSearchPlan(width: 300, height: 200, minFacePixels: 0).levels.map(\.tiles.count) == [1])
     }
 
     @Test func innerEdgesOnlyAreEdges() {
-        let plan = YuNetSearchPlan(width: 1800, height: 900, minFacePixels: 20)
+        let plan = YuNetSearchPlan(width: 5000, height: 900, minFacePixels: 20)
         let tiles = plan.levels[0].tiles
         #expect(tiles.count == 2)
         let left = tiles[0]
@@ -42,7 +45,7 @@ struct YuNetSearchTests {
     }
 
     /// t1.jpg shrunk so its faces are 20–30 px, pasted where the first two
-    /// tiles of a 3200×2400 picture overlap, so some faces are cut by a tile
+    /// tiles of a 5000×1000 picture overlap, so some faces are cut by a tile
     /// edge: every face YuNet finds on the photo alone is found once, at the
     /// same place. (Not to the bit: YuNet sees other pixels around the photo
     /// and another 32-px grid, which moves boxes by a pixel or two and scores
@@ -54,16 +57,18 @@ struct YuNetSearchTests {
         let options = FaceDetectionOptions(mode: .yunet, minFaceSize: 0)
         let alone = try analyzer.detect(in: photo, options: options)
         #expect(alone.count >= 5, "t1 at 320 px: \(alone.count) faces")
-        let plan = YuNetSearchPlan(width: 3200, height: 2400, minFacePixels: 0)
-        let second = plan.levels[0].tiles[1]
-        let origin = (x: second.x - 150, y: 700)
-        var pixels = [UInt8](repeating: 40, count: 3200 * 2400 * 3)
+        let (width, height) = (5000, 1000)
+        let plan = YuNetSearchPlan(width: width, height: height, minFacePixels: 0)
+        let tiles = plan.levels[0].tiles
+        try #require(tiles.count == 2)
+        let origin = (x: tiles[1].x - 150, y: 400)
+        var pixels = [UInt8](repeating: 40, count: width * height * 3)
         for y in 0..<photo.height {
             for x in 0..<photo.width {
-                for c in 0..<3 { pixels[((origin.y + y) * 3200 + origin.x + x) * 3 + c] = photo.pixels[(y * photo.width + x) * 3 + c] }
+                for c in 0..<3 { pixels[((origin.y + y) * width + origin.x + x) * 3 + c] = photo.pixels[(y * photo.width + x) * 3 + c] }
             }
         }
-        let big = try analyzer.detect(in: RGBImage(width: 3200, height: 2400, pixels: pixels), options: options)
+        let big = try analyzer.detect(in: RGBImage(width: width, height: height, pixels: pixels), options: options)
         for (i, a) in big.enumerated() {
             for b in big[(i + 1)...] { #expect(a.box.intersectionOverUnion(b.box) <= 0.3, "one face found twice: \(a.box) \(b.box)") }
         }
