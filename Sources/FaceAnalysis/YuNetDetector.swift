@@ -8,10 +8,12 @@ import Inference
 /// with libfacedetection's decoding and NMS.
 ///
 /// In fp32 (the default) it is libfacedetection's arithmetic
-/// (`YuNetParityTests`). With `pointwise: .int8` its block projections (the
-/// 1×1 convolutions) sum 8-bit inputs and weights exactly
-/// (`PointwiseConvolution.int8`, as BlazeFace's canvases do): about 10 %
-/// less CPU, scores within a few hundredths, the same bits on every CPU.
+/// (`YuNetParityTests`). With `pointwise: .int8` each 1×1 convolution that
+/// reads a depthwise one's output sums 8-bit inputs and weights exactly
+/// (`PointwiseConvolution.int8`, as on BlazeFace's canvases): about 10 %
+/// less CPU (`facepipe detect --mode yunet` on the bench archive's first 60
+/// images), the same bits on every CPU; accurate mode runs it, measured on
+/// both labelled sets (docs/BENCHMARKS.md).
 ///
 /// The network runs a band of rows at a time (`RowStreamingInterpreter`:
 /// every tensor lives in a ring of the rows still needed, so a 1024-px

@@ -29,7 +29,7 @@ struct DetectCommand: AsyncParsableCommand {
 
     private static let defaults = Pipelines.facesDetection.options
 
-    @Option(help: "Detector: fast (short range), accurate (short range on an image pyramid + the whole frame), sparse (full range sparse, whole frame), yunet (YuNet-s at 1:1 in tiles + coarser copies, docs/YUNET.md).")
+    @Option(help: "Detector: accurate (YuNet-s over the picture, BlazeFace confirming its candidates and reading the whole frame), yunet (YuNet-s alone, docs/YUNET.md), pyramid (BlazeFace short range on an image pyramid + the whole frame), fast (short range, whole frame), sparse (full range sparse, whole frame).")
     var mode: DetectorMode = defaults.mode
 
     @Option(help: "Detector confidence floor (0…1; values below 0.5 act as 0.5).")
