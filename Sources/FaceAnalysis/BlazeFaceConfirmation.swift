@@ -26,9 +26,20 @@ package enum BlazeFaceConfirmation {
     /// `DetectorFusion.yunetAloneMinScore`. On the bench archive's first 60
     /// images, 6 candidates per image from 0.2, 1.8 from 0.5.
     package static let candidateMinScore: Float = 0.15
-    /// A BlazeFace face confirms a candidate from this score (0.6 and 0.65
-    /// confirmed rocket nose cones and clouds on the composite set).
+    /// A BlazeFace face confirms a candidate YuNet scores under
+    /// `DetectionDecoder.defaultMinScore` from this score (0.6 and 0.65
+    /// confirmed rocket nose cones and clouds on the composite set)…
     package static let confirmingMinScore: Float = 0.7
+    /// …and a candidate YuNet scores from `DetectionDecoder.defaultMinScore`
+    /// from this one, the floor BlazeFace's pyramid paired YuNet's faces at
+    /// before (blurred faces scaled up 2×, which BlazeFace scores 0.6–0.7
+    /// and Face Mesh's presence rejects, were lost at 0.7).
+    package static let confirmingMinScoreOfAFace: Float = 0.6
+
+    /// The BlazeFace score that confirms `candidate`.
+    package static func confirmingMinScore(for candidate: FaceDetection) -> Float {
+        candidate.score >= DetectionDecoder.defaultMinScore ? confirmingMinScoreOfAFace : confirmingMinScore
+    }
     /// BlazeFace on the whole frame, for faces that fill the picture
     /// (`DetectionRegionPlan.canvasMinScore`, as the pyramid's whole frame).
     package static let wholeFrameMinScore: Float = DetectionRegionPlan.canvasMinScore

@@ -29,6 +29,13 @@ public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// YuNet-s's 1×1 convolutions' plan option: with `.int8`, every one
+    /// (its block projections and the 1×1 convolutions reading its first
+    /// layer, pools and the neck's sums).
+    package var yunetPointwise: PointwiseConvolution {
+        self == .int8 ? .int8Every : .float32
+    }
+
     /// The block projections' plan option.
     package var pointwise: PointwiseConvolution {
         switch self {

@@ -38,7 +38,7 @@ extension FaceAnalyzer {
         for candidate in candidates {
             let square = BlazeFaceConfirmation.square(around: candidate.box, inputSize: size)
             let index = pictures.indices.last { Float(image.width) / Float(pictures[$0].width) * Float(size) <= square.side } ?? 0
-            for face in try run(square, on: index, minScore: BlazeFaceConfirmation.confirmingMinScore)
+            for face in try run(square, on: index, minScore: BlazeFaceConfirmation.confirmingMinScore(for: candidate))
             where TurnedFaceBox.box(face.box, keypoints: face.keypoints).intersectionOverUnion(candidate.box) >= DetectorFusion.pairingIoU {
                 found.append(face)
             }

@@ -21,7 +21,7 @@ extension FaceAnalyzer {
     /// and sorts.
     func searchWithYuNet(in image: RGBImage, options: FaceDetectionOptions,
                          minimumScore: Float) throws(FaceAnalysisError) -> (faces: [FaceDetection], levels: [RGBImage]) {
-        let detector = try yunetDetector(options.canvasArithmetic.pointwise)
+        let detector = try yunetDetector(options.canvasArithmetic.yunetPointwise)
         detector.minimumScore = minimumScore
         let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
         let plan = YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: minWidth)

@@ -28,16 +28,23 @@ public struct FaceDetection: Sendable, Hashable, Codable {
     /// are checked by Face Mesh's presence; smaller ones are not (below it
     /// Face Mesh rejects real faces in crowds: docs/BENCHMARKS.md).
     public static let yunetSecondOpinionSize: Float = 64
+    /// …and that YuNet scores under this. On both labelled sets every false
+    /// face of 64 px and more only YuNet found scored 0.62–0.73, while real
+    /// blurred faces (a crowd photo scaled up 2×) that YuNet scored
+    /// 0.79–0.87 and BlazeFace did not confirm were rejected by Face Mesh
+    /// (presence 0.00–0.19): docs/BENCHMARKS.md.
+    public static let yunetSecondOpinionScore: Float = 0.75
 
     /// Whether Face Mesh's presence output is asked before the face is kept
     /// (`FaceAnalyzer.landmarkOutcome`): yes for a face only BlazeFace found
-    /// (MediaPipe's own practice) and for a large face only YuNet found;
-    /// no for a face both detectors found, and for a small one only YuNet
-    /// found, where the presence output is not calibrated.
+    /// (MediaPipe's own practice) and for a large face only YuNet found
+    /// with a middling score; no for a face both detectors found, for a
+    /// small one only YuNet found, where the presence output is not
+    /// calibrated, and for one YuNet is sure of.
     public var needsSecondOpinion: Bool {
         switch foundBy {
         case .blazeFace: true
-        case .yunet: box.longerSide >= Self.yunetSecondOpinionSize
+        case .yunet: box.longerSide >= Self.yunetSecondOpinionSize && score < Self.yunetSecondOpinionScore
         case .both: false
         }
     }

@@ -34,35 +34,52 @@ package enum YuNetDecoder {
     /// side by side (`YuNetGraph.headOffsets`).
     package static func decode(height: Int, width: Int,
                                output: (_ level: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Void) -> [YuNetDetection] {
-        var candidates: [Candidate] = []
-        let n = YuNetGraph.levelChannels, o = YuNetGraph.headOffsets
-        for (level, stride) in YuNetGraph.strides.enumerated() {
-            let rows = height / stride, columns = width / stride, cells = rows * columns
-            let s = Float(stride)
-            output(level) { heads in
-                var kept: [(cell: Int, score: Float)] = []
-                for cell in 0..<cells {
-                    let score = (sigmoid(heads[cell * n + o[0]]) * sigmoid(heads[cell * n + o[1]])).squareRoot()
-                    if score >= candidateThreshold { kept.append((cell, score)) }
+        var rows = Rows(width: width)
+        for level in YuNetGraph.strides.indices {
+            output(level) { heads in rows.add(level: level, firstRow: 0, heads) }
+        }
+        return rows.detections()
+    }
+
+    /// Decoding as the network's rows come (a streamed run hands each
+    /// level's output a band of rows at a time): the same detections, in
+    /// the same order, as decoding the whole outputs, without holding them.
+    package struct Rows {
+        let width: Int
+        /// Each level's candidates in cell order (levels are joined finest
+        /// first, so ties sort as in libfacedetection).
+        var candidates: [[Candidate]] = Array(repeating: [], count: YuNetGraph.strides.count)
+
+        /// For an input `width` (padded) pixels wide.
+        package init(width: Int) { self.width = width }
+
+        /// Decodes rows `firstRow…` of level `level`'s output (whole rows, the four heads side by side).
+        package mutating func add(level: Int, firstRow: Int, _ heads: UnsafeBufferPointer<Float>) {
+            let n = YuNetGraph.levelChannels, o = YuNetGraph.headOffsets
+            let stride = YuNetGraph.strides[level], columns = width / stride, s = Float(stride)
+            for cell in 0..<(heads.count / n) {
+                let score = (sigmoid(heads[cell * n + o[0]]) * sigmoid(heads[cell * n + o[1]])).squareRoot()
+                guard score >= candidateThreshold else { continue }
+                let px = Float(cell % columns) * s, py = Float(firstRow + cell / columns) * s
+                let bbox = cell * n + o[2], kps = cell * n + o[3]
+                let cx = heads[bbox] * s + px, cy = heads[bbox + 1] * s + py
+                let w = expf(heads[bbox + 2]) * s, h = expf(heads[bbox + 3]) * s
+                var points = [Float](repeating: 0, count: 10)
+                for k in 0..<5 {
+                    points[2 * k] = heads[kps + 2 * k] * s + px
+                    points[2 * k + 1] = heads[kps + 2 * k + 1] * s + py
                 }
-                for (cell, score) in kept {
-                    let px = Float(cell % columns) * s, py = Float(cell / columns) * s
-                    let bbox = cell * n + o[2], kps = cell * n + o[3]
-                    let cx = heads[bbox] * s + px, cy = heads[bbox + 1] * s + py
-                    let w = expf(heads[bbox + 2]) * s, h = expf(heads[bbox + 3]) * s
-                    var points = [Float](repeating: 0, count: 10)
-                    for k in 0..<5 {
-                        points[2 * k] = heads[kps + 2 * k] * s + px
-                        points[2 * k + 1] = heads[kps + 2 * k + 1] * s + py
-                    }
-                    candidates.append(Candidate(score: score, xmin: cx - w / 2, ymin: cy - h / 2, xmax: cx + w / 2, ymax: cy + h / 2,
-                                                points: points))
-                }
+                candidates[level].append(Candidate(score: score, xmin: cx - w / 2, ymin: cy - h / 2, xmax: cx + w / 2, ymax: cy + h / 2,
+                                                   points: points))
             }
         }
-        return suppress(candidates).map { c in
-            YuNetDetection(box: Rect(x: c.xmin, y: c.ymin, width: c.xmax - c.xmin, height: c.ymax - c.ymin), score: c.score,
-                           landmarks: (0..<5).map { Point(x: c.points[2 * $0], y: c.points[2 * $0 + 1]) })
+
+        /// Every level's candidates, sorted, limited and suppressed as libfacedetection does.
+        package func detections() -> [YuNetDetection] {
+            suppress(candidates.flatMap { $0 }).map { c in
+                YuNetDetection(box: Rect(x: c.xmin, y: c.ymin, width: c.xmax - c.xmin, height: c.ymax - c.ymin), score: c.score,
+                               landmarks: (0..<5).map { Point(x: c.points[2 * $0], y: c.points[2 * $0 + 1]) })
+            }
         }
     }
 

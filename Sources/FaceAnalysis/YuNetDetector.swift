@@ -18,22 +18,24 @@ import Inference
 /// The network runs a band of rows at a time (`RowStreamingInterpreter`:
 /// every tensor lives in a ring of the rows still needed, so a 1024-px
 /// tile's layers stay in cache), bit for bit the values of the whole-tensor
-/// `Interpreter`; the three level outputs are gathered whole for decoding.
+/// `Interpreter`; the three level outputs are decoded as their rows come
+/// (`YuNetDecoder.Rows`), never held whole.
 ///
 /// Owns one streaming interpreter: not `Sendable`; create one per worker
 /// (the weights are read once by each `init`).
 public final class YuNetDetector {
     /// Input rows per band. 16 and 32 rows measured alike on a 1024-px tile
     /// (`facepipe model bench models/yunet_s.weights --input-size 1024x1024
-    /// --stream --band-rows N`); 32 calls each kernel on longer runs.
-    package static let bandRows = 32
+    /// --stream --band-rows N`); on levels up to 4096 px wide 16 rows
+    /// measured 5 % less CPU than 32 and a quarter less memory (`run faces`
+    /// on the bench archive's first 60 images; 8 rows: less memory again,
+    /// 5 % more CPU).
+    package static let bandRows = 16
     /// Scores below this are dropped; libfacedetection's Python binding
     /// `yuface.detect` defaults to 0.5.
     public var minimumScore: Float
     private let base: Model
     private var current: (height: Int, width: Int, streaming: RowStreamingInterpreter)
-    /// The model's outputs, whole (`YuNetGraph` order), filled row band by row band.
-    private var outputs: [[Float]] = []
 
     /// Reads `models/yunet_s.weights` (or another file in that format).
     /// - Throws: `YuNetWeightsError` naming the file when it is missing,
@@ -61,7 +63,6 @@ public final class YuNetDetector {
             throw .inference(model: FaceModel.yunet.fileName, message: "\(error)")
         }
         current = (YuNetGraph.alignment, YuNetGraph.alignment, streaming)
-        outputs = base.outputs.map { [Float](repeating: 0, count: $0.elementCount) }
         self.minimumScore = minimumScore
     }
 
@@ -94,7 +95,6 @@ public final class YuNetDetector {
                 let border = 2 * YuNetGraph.border
                 let model = try base.resized(inputShape: [1, height + border, width + border, 3])
                 current = (height, width, try Self.streaming(model, sharing: current.streaming))
-                outputs = model.outputs.map { [Float](repeating: 0, count: $0.elementCount) }
             } catch {
                 throw .imageUnsearchable(width: image.width, height: image.height, reason: "its \(regionWidth)×\(regionHeight) YuNet region: \(error)")
             }
@@ -102,6 +102,7 @@ public final class YuNetDetector {
         // BGR floats 0…255, zero padding at the bottom and right, then the
         // one-pixel zero border on every side (`YuNetGraph.border`).
         let streaming = current.streaming, headOutputs = streaming.headOutputs
+        var decoder = YuNetDecoder.Rows(width: width)
         let b = YuNetGraph.border, inputRowFloats = (width + 2 * b) * 3
         image.pixels.withUnsafeBufferPointer { pixels in
             streaming.run { rows, input in
@@ -117,16 +118,11 @@ public final class YuNetDetector {
                     }
                 }
             } output: { head, rows, values in
-                guard let output = headOutputs[head] else { return }
-                let rowFloats = values.count / rows.count
-                outputs[output].withUnsafeMutableBufferPointer { whole in
-                    _ = UnsafeMutableBufferPointer(rebasing: whole[(rows.lowerBound * rowFloats)...]).update(fromContentsOf: values)
-                }
+                guard let level = headOutputs[head] else { return }
+                decoder.add(level: level, firstRow: rows.lowerBound, values)
             }
         }
-        let detections = YuNetDecoder.decode(height: height, width: width) { level, body in
-            outputs[level].withUnsafeBufferPointer { body($0) }
-        }
+        let detections = decoder.detections()
         let dx = Float(x), dy = Float(y)
         return detections.filter { $0.score >= minimumScore }.map { detection in
             var moved = detection

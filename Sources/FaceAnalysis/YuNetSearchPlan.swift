@@ -8,15 +8,15 @@ import ImageCore
 /// asked for is that wide there). Each later level is a copy `levelFactor`
 /// times smaller (area average), for faces too large for the one before,
 /// until a level fits `coarsestLevelSide` on both sides. The detector
-/// streams rows, so its memory follows a level's width, not its area: a
-/// level is one tile up to `maximumTile` pixels a side (a 12 MP photo is
-/// one), and only a larger one is covered by tiles of one size (one plan
-/// per level) overlapping by at least `overlap` pixels. Tiles of at most
-/// 1024 px, as first written, searched 1.2–1.3 times a picture's pixels
-/// and saw their own cut edges: on the composite and crowd sets with
-/// accurate mode's confirmation, whole levels measured precision 0.982 and
-/// 1.000 against 0.961 and 0.993 (false faces at tile edges), the same
-/// recall, 16 % less CPU (docs/BENCHMARKS.md). A detection that comes within `innerEdgeMargin`
+/// streams rows, so its memory follows a level's width, not its height: a
+/// level is searched in tiles that span its whole height, one up to
+/// `maximumTile` pixels wide (a 12 MP photo, 4032 px wide, in two), a wider
+/// level in tiles of one width (one plan per level) overlapping by at
+/// least `overlap` pixels. Square tiles of at most 1024 px, as first
+/// written, searched 1.2–1.3 times a picture's pixels and saw their own cut
+/// edges; whole levels up to 4096 px wide searched 1.0 times and gave fewer
+/// false faces, but their row buffers took 60 MB more per worker
+/// (docs/BENCHMARKS.md). A detection that comes within `innerEdgeMargin`
 /// of a tile edge another tile covers is dropped (that tile holds the face
 /// whole when it is narrower than the overlap; a larger one is found
 /// whole a level up). Levels after the finest keep only faces of at least
@@ -24,7 +24,7 @@ import ImageCore
 /// levels' (and `overlap` / `levelFactor` is above that, so a face cut by
 /// every tile of its level is kept a level up).
 package struct YuNetSearchPlan: Sendable, Equatable {
-    package static let maximumTile = 4096
+    package static let maximumTile = 2112
     package static let coarsestLevelSide = 1024
     package static let overlap = 128
     package static let innerEdgeMargin: Float = 4
@@ -55,7 +55,7 @@ package struct YuNetSearchPlan: Sendable, Equatable {
         while true {
             let levelWidth = max(1, Int((Float(width) / scale).rounded()))
             let levelHeight = max(1, Int((Float(height) / scale).rounded()))
-            let columns = Self.spans(levelWidth), rows = Self.spans(levelHeight)
+            let columns = Self.spans(levelWidth), rows = [(start: 0, length: levelHeight)]
             var tiles: [Tile] = []
             for (rowIndex, row) in rows.enumerated() {
                 for (columnIndex, column) in columns.enumerated() {

@@ -135,7 +135,7 @@ struct ModelBench: ParsableCommand {
             let mean = times.reduce(0, +) / Double(times.count)
             print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
                   + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : "")
-                  + (prepared.pointwise == .int8 ? " pointwise=int8" : ""))
+                  + (prepared.pointwise == .float32 ? "" : " pointwise=\(prepared.pointwise)"))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.

@@ -56,7 +56,7 @@ extension Planner {
     /// to the extra channels (`Conv1x1AVX512`); the PAD step goes. Same sums, so the same
     /// bits as adding the padded tensor.
     private func foldChannelPads(_ nodes: inout [Node], consumers: [Int]) {
-        guard kernels == .avx512 || pointwise == .int8 else { return }
+        guard kernels == .avx512 || pointwise != .float32 else { return }
         var producer = [Int: Int]()
         for (index, node) in nodes.enumerated() where !node.removed { producer[node.output] = index }
         for index in nodes.indices where !nodes[index].removed {

@@ -2,11 +2,13 @@
 extension Planner {
     /// Whether `node` runs as an int8 block projection: the plan asks for
     /// them, and it is a 1×1 convolution reading a depthwise convolution's
-    /// output (`producers`: the node index writing each tensor).
+    /// output (`producers`: the node index writing each tensor), or any
+    /// 1×1 convolution with `.int8Every`.
     func isInt8Pointwise(_ node: Node, in nodes: [Node], producers: [Int: Int]) -> Bool {
-        guard pointwise == .int8, case let .convolution(_, _, depthwise, geometry) = node.kind, !depthwise, geometry.isPointwise,
-              geometry.inChannels <= Int8PointwiseWeights.largestInputChannels,
-              let producer = producers[node.inputs[0]], case let .convolution(_, _, producerIsDepthwise, _) = nodes[producer].kind
+        guard pointwise != .float32, case let .convolution(_, _, depthwise, geometry) = node.kind, !depthwise, geometry.isPointwise,
+              geometry.inChannels <= Int8PointwiseWeights.largestInputChannels else { return false }
+        if pointwise == .int8Every { return true }
+        guard let producer = producers[node.inputs[0]], case let .convolution(_, _, producerIsDepthwise, _) = nodes[producer].kind
         else { return false }
         return producerIsDepthwise
     }
