@@ -55,7 +55,7 @@ static void convolve(const facepipe_qconv_params *p, qconv_run_function run) {
     const int32_t C = p->in_channels, KH = p->kernel_height, KW = p->kernel_width;
     const int32_t O = p->out_channels, H = p->in_height, W = p->in_width;
     const int32_t rowBytes = 4 * groups_per_row(p);
-    const intptr_t inRow = (intptr_t)W * C;
+    const intptr_t inRow = p->in_row_bytes;
     int32_t y0, y1, x0, x1;
     interior_range(H, p->pad_top, KH, p->stride_height, p->out_height, &y0, &y1);
     interior_range(W, p->pad_left, KW, p->stride_width, p->out_width, &x0, &x1);

@@ -2,12 +2,13 @@ import ImageCore
 import Inference
 
 extension FaceAnalyzer {
-    /// This worker's YuNet-s detector with its block projections in
-    /// `pointwise` arithmetic (created on first use from the shared model).
-    func yunetDetector(_ pointwise: PointwiseConvolution) throws(FaceAnalysisError) -> YuNetDetector {
-        if let existing = yunetDetectors[pointwise] { return existing }
-        let made = try YuNetDetector(model: try models.model(.yunet), minimumScore: DetectionDecoder.defaultMinScore, pointwise: pointwise)
-        yunetDetectors[pointwise] = made
+    /// This worker's YuNet-s detector in `arithmetic` (created on first use
+    /// from the shared model).
+    func yunetDetector(_ arithmetic: DetectorArithmetic) throws(FaceAnalysisError) -> YuNetDetector {
+        if let existing = yunetDetectors[arithmetic] { return existing }
+        let made = try YuNetDetector(model: try models.model(.yunet), minimumScore: DetectionDecoder.defaultMinScore,
+                                     firstConvolution: arithmetic.firstConvolution, pointwise: arithmetic.yunetPointwise)
+        yunetDetectors[arithmetic] = made
         return made
     }
 
@@ -21,7 +22,7 @@ extension FaceAnalyzer {
     /// and sorts.
     func searchWithYuNet(in image: RGBImage, options: FaceDetectionOptions,
                          minimumScore: Float) throws(FaceAnalysisError) -> (faces: [FaceDetection], levels: [RGBImage]) {
-        let detector = try yunetDetector(options.canvasArithmetic.yunetPointwise)
+        let detector = try yunetDetector(options.canvasArithmetic)
         detector.minimumScore = minimumScore
         let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
         let plan = YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: minWidth)

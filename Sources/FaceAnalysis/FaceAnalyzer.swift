@@ -13,7 +13,7 @@ public final class FaceAnalyzer {
     var canvasDetectors: [DetectorArithmetic: CanvasDetector] = [:]
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
-    var yunetDetectors: [PointwiseConvolution: YuNetDetector] = [:]
+    var yunetDetectors: [DetectorArithmetic: YuNetDetector] = [:]
     /// When set, `detect` records where its CPU went (probes only).
     package var trace: DetectionTrace?
 

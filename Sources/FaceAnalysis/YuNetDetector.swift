@@ -52,12 +52,14 @@ public final class YuNetDetector {
 
     /// Runs `model`, YuNet-s as ``YuNetGraph/model(_:height:width:kernels:)``
     /// planned it (shared read-only by every worker's detector), with its
-    /// block projections in `pointwise` arithmetic.
-    public init(model: Model, minimumScore: Float = 0.5, pointwise: PointwiseConvolution = .float32) throws(FaceAnalysisError) {
+    /// first layer in `firstConvolution` and its 1×1 convolutions in
+    /// `pointwise` arithmetic.
+    public init(model: Model, minimumScore: Float = 0.5, firstConvolution: FirstConvolution = .float32,
+                pointwise: PointwiseConvolution = .float32) throws(FaceAnalysisError) {
         let streaming: RowStreamingInterpreter
         do {
             // Planned once in the chosen arithmetic; every later size shares its packed weights.
-            base = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: model.firstConvolution, pointwise: pointwise)
+            base = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise)
             streaming = try Self.streaming(base, sharing: nil)
         } catch {
             throw .inference(model: FaceModel.yunet.fileName, message: "\(error)")
@@ -99,27 +101,40 @@ public final class YuNetDetector {
                 throw .imageUnsearchable(width: image.width, height: image.height, reason: "its \(regionWidth)×\(regionHeight) YuNet region: \(error)")
             }
         }
-        // BGR floats 0…255, zero padding at the bottom and right, then the
-        // one-pixel zero border on every side (`YuNetGraph.border`).
+        // The region's rows, padding at the bottom and right, then the
+        // one-pixel border on every side (`YuNetGraph.border`): RGB
+        // `p·(2/255) − 1` floats with `YuNetGraph.paddingValue` around them,
+        // or with an int8 first layer the bytes themselves around zeros.
         let streaming = current.streaming, headOutputs = streaming.headOutputs
         var decoder = YuNetDecoder.Rows(width: width)
-        let b = YuNetGraph.border, inputRowFloats = (width + 2 * b) * 3
+        let b = YuNetGraph.border, inputRow = (width + 2 * b) * 3, regionBytes = regionWidth * 3
+        let output = { (head: Int, rows: Range<Int>, values: UnsafeBufferPointer<Float>) in
+            guard let level = headOutputs[head] else { return }
+            decoder.add(level: level, firstRow: rows.lowerBound, values)
+        }
         image.pixels.withUnsafeBufferPointer { pixels in
-            streaming.run { rows, input in
-                input.update(repeating: 0)
+            /// Calls `body` with each region row in `rows` (input offset, picture offset).
+            func regionRows(_ rows: Range<Int>, rowStride: Int, _ body: (_ target: Int, _ source: Int) -> Void) {
                 for row in rows where row >= b && row - b < regionHeight {
-                    var source = ((y + row - b) * image.width + x) * 3, target = (row - rows.lowerBound) * inputRowFloats + b * 3
-                    for _ in 0..<regionWidth {
-                        input[target] = Float(pixels[source + 2])
-                        input[target + 1] = Float(pixels[source + 1])
-                        input[target + 2] = Float(pixels[source])
-                        source += 3
-                        target += 3
-                    }
+                    body((row - rows.lowerBound) * rowStride + b * 3, ((y + row - b) * image.width + x) * 3)
                 }
-            } output: { head, rows, values in
-                guard let level = headOutputs[head] else { return }
-                decoder.add(level: level, firstRow: rows.lowerBound, values)
+            }
+            if base.firstConvolution == .int8 {
+                let inputRowBytes = streaming.inputRowBytes
+                streaming.runBytes(input: { rows, input in
+                    input.update(repeating: 0)
+                    regionRows(rows, rowStride: inputRowBytes) { target, source in
+                        UnsafeMutableBufferPointer(rebasing: input[target..<(target + regionBytes)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: pixels[source..<(source + regionBytes)]))
+                    }
+                }, output: output)
+            } else {
+                streaming.run(input: { rows, input in
+                    input.update(repeating: YuNetGraph.paddingValue)
+                    regionRows(rows, rowStride: inputRow) { target, source in
+                        for i in 0..<regionBytes { input[target + i] = Float(pixels[source + i]) * (2 / 255) - 1 }
+                    }
+                }, output: output)
             }
         }
         let detections = decoder.detections()

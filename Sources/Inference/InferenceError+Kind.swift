@@ -195,8 +195,6 @@ extension InferenceError {
         case bandRows(Int)
         /// Row streaming needs one `[1, H, W, C]` input.
         case streamingInput(shape: [Int])
-        /// A byte input whose rows are not whole floats.
-        case byteRows(width: Int, channels: Int)
         /// No step can be streamed by rows.
         case nothingStreamed
         /// The input is read by a step that cannot be streamed.
@@ -308,8 +306,6 @@ extension InferenceError {
 
             case let .bandRows(rows): "bandRows must be at least 1, got \(rows)"
             case let .streamingInput(shape): "row streaming needs a single [1, H, W, C] input; the model takes \(shape)"
-            case let .byteRows(width, channels):
-                "a byte input streams in rows of whole floats; \(width)×\(channels) bytes per row is not a multiple of 4"
             case .nothingStreamed: "no step of the model can be streamed by rows"
             case .inputNotStreamed: "the model's input is read by a step that cannot be streamed by rows"
             case let .outputsNotStreamed(heads): "the model's outputs are not all streamed by rows (heads: \(heads))"

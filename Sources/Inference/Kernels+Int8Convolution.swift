@@ -5,22 +5,24 @@ extension Kernels {
     /// (`step.kernel`) on the bytes at `step.input`.
     static func int8Convolution(_ step: Step.Int8Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
         let bytes = UnsafeRawPointer(arena + step.input).assumingMemoryBound(to: UInt8.self)
-        step.kernel.convolve(bytes, geometry: step.geometry, table: constants + step.table,
+        step.kernel.convolve(bytes, geometry: step.geometry, inRowBytes: step.inRowBytes, table: constants + step.table,
                              lower: step.lower, upper: step.upper, output: arena + step.output)
     }
 }
 
 extension Int8ConvolutionKernel {
-    /// Runs the kernel on `input` (H×W×I bytes, followed by at least 4
-    /// readable bytes) with `Int8ConvolutionWeights`' block at `table`,
-    /// writing `clamp(…, lower, upper)` floats to `output`.
-    func convolve(_ input: UnsafePointer<UInt8>, geometry g: WindowGeometry, table: UnsafePointer<Float>,
+    /// Runs the kernel on `input` (H rows of W×I bytes, `inRowBytes` apart
+    /// (W×I when nil), followed by at least 4 readable bytes) with
+    /// `Int8ConvolutionWeights`' block at `table`, writing `clamp(…, lower,
+    /// upper)` floats to `output`.
+    func convolve(_ input: UnsafePointer<UInt8>, geometry g: WindowGeometry, inRowBytes: Int? = nil, table: UnsafePointer<Float>,
                           lower: Float, upper: Float, output: UnsafeMutablePointer<Float>) {
         let layout = Int8ConvolutionWeights(g)
         precondition(layout.windowBytes <= Int8ConvolutionWeights.largestWindowBytes,
                      "Int8ConvolutionKernel: a \(g.kernelHeight)×\(g.kernelWidth)×\(g.inChannels) window is too large")
         var parameters = facepipe_qconv_params(
             input: input, in_height: Int32(g.inHeight), in_width: Int32(g.inWidth), in_channels: Int32(g.inChannels),
+            in_row_bytes: Int32(inRowBytes ?? g.inWidth * g.inChannels),
             out_height: Int32(g.outHeight), out_width: Int32(g.outWidth), out_channels: Int32(g.outChannels),
             kernel_height: Int32(g.kernelHeight), kernel_width: Int32(g.kernelWidth),
             stride_height: Int32(g.strideHeight), stride_width: Int32(g.strideWidth),

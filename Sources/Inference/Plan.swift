@@ -69,6 +69,10 @@ enum Step: Sendable {
         var geometry: WindowGeometry
         /// The activation as a clamp.
         var lower: Float, upper: Float
+        /// Bytes from one input row to the next: nil, W×I (the whole
+        /// tensor); a streamed window's rows are whole floats apart
+        /// (`TensorRows.rowFloats`).
+        var inRowBytes: Int? = nil
     }
     /// An `.int8` block projection (`PointwiseConvolution`): a 1×1
     /// convolution on float input quantized as it is read; `table` is

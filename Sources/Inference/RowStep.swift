@@ -123,6 +123,7 @@ struct RowStep {
             s.input = readOffsets[0]
             s.output = output
             s.geometry = windowed(s.geometry)
+            s.inRowBytes = TensorRows(height: s.geometry.inHeight, width: s.geometry.inWidth, channels: s.geometry.inChannels, bytes: true).rowFloats * 4
             return .int8Convolution(s)
         case var .int8Pointwise(s):
             s.input = readOffsets[0]

@@ -48,9 +48,6 @@ struct RowStreamingGraph {
             throw InferenceError(.streamingInput(shape: input.shape))
         }
         let inputRows = TensorRows(height: input.shape[1], width: input.shape[2], channels: input.shape[3], bytes: plan.firstConvolution == .int8)
-        guard !inputRows.bytes || inputRows.rowFloats * 4 == inputRows.width * inputRows.channels else {
-            throw InferenceError(.byteRows(width: inputRows.width, channels: inputRows.channels))
-        }
         tensors = [Tensor(rows: inputRows)]
         /// The tensor last written at each offset; -1: written by a step that is not streamed.
         var written: [Int: Int] = [plan.inputOffsets[0]: 0]

@@ -120,14 +120,18 @@ public final class RowStreamingInterpreter {
         }, needs: needs, output: output)
     }
 
+    /// Bytes from one input row to the next in `runBytes`: `width ·
+    /// channels` rounded up to whole floats (the rows live in float rings).
+    public var inputRowBytes: Int { graph.tensors[0].rows.rowFloats * 4 }
+
     /// `run` for a model planned with an int8 first convolution
     /// (`FirstConvolution.int8`): `byteInput` writes input rows `rows` as
-    /// bytes (NHWC, `width · channels` per row), the picture's own.
+    /// bytes (NHWC, `width · channels` per row, `inputRowBytes` apart), the picture's own.
     public func runBytes(input byteInput: (_ rows: Range<Int>, _ into: UnsafeMutableBufferPointer<UInt8>) throws -> Void,
                          needs: ((_ head: Int, _ rows: Range<Int>) -> Bool)? = nil,
                          output: (_ head: Int, _ rows: Range<Int>, _ values: UnsafeBufferPointer<Float>) throws -> Void) rethrows {
         precondition(model.firstConvolution == .int8, "runBytes(input:output:) needs a model planned with an int8 first convolution")
-        let rowBytes = graph.tensors[0].rows.width * graph.tensors[0].rows.channels
+        let rowBytes = inputRowBytes
         try stream(input: { rows, at in
             try UnsafeMutableRawPointer(at).withMemoryRebound(to: UInt8.self, capacity: rows.count * rowBytes) {
                 try byteInput(rows, UnsafeMutableBufferPointer(start: $0, count: rows.count * rowBytes))

@@ -3,16 +3,22 @@ import TFLite
 /// YuNet-s (libfacedetection, the `yuface==2023.5.1` wheel) declared as a
 /// TFLite graph for this engine; docs/YUNET.md has the layer table.
 ///
-/// The input is the picture as BGR floats 0…255 (no normalisation), zero
-/// padded at the bottom and right to multiples of 32, then by `border` (one
-/// pixel of zeros) on every side: the first layer is a 3×3 stride-2
-/// convolution with one pixel of zero padding on every side (PyTorch-style,
-/// not TensorFlow's SAME), so the caller writes that padding with the
-/// picture and the graph starts with a VALID convolution (a PAD step copied
-/// the whole input once more: 14 % of a 1024-px tile's CPU);
-/// libfacedetection stores its weights as a 1×1 convolution over 32
-/// channels, the first 27 of which are the 3×3×3 window in (row, column,
-/// channel) order — exactly TFLite's [O, KH, KW, I] layout. Every other
+/// libfacedetection's network reads the picture as BGR floats 0…255, zero
+/// padded at the bottom and right to multiples of 32, its first layer a
+/// 3×3 stride-2 convolution with one pixel of zero padding on every side
+/// (PyTorch-style, not TensorFlow's SAME). This graph reads the same
+/// picture as **RGB normalised like BlazeFace's input**, `p·(2/255) − 1`,
+/// so that its first layer can take the picture's bytes
+/// (`FirstConvolution.int8`): the first layer's weights are scaled by 127.5
+/// and their input channels reversed, and each output channel's bias
+/// gains 127.5 times the sum of its weights, which computes the same
+/// function (a padding pixel, `p = 0`, is `paddingValue` here). The caller
+/// writes the padding and the `border` (one pixel on every side) with the
+/// picture, and the graph starts with a VALID convolution (a PAD step
+/// copied the whole input once more: 14 % of a 1024-px tile's CPU);
+/// libfacedetection stores the first layer's weights as a 1×1 convolution
+/// over 32 channels, the first 27 of which are the 3×3×3 window in (row,
+/// column, channel) order — TFLite's [O, KH, KW, I] layout. Every other
 /// layer is a 1×1 convolution followed by a 3×3 depthwise one (SAME, stride
 /// 1), the ReLU only after the depthwise one; 2×2 stride-2 max pools; a
 /// top-down neck of nearest 2× upsampling and additions; and per stride
@@ -23,8 +29,10 @@ import TFLite
 public enum YuNetGraph {
     /// Input height and width are padded up to multiples of this.
     public static let alignment = 32
-    /// Zero pixels the caller adds on every side of the aligned picture.
+    /// Padding pixels the caller adds on every side of the aligned picture.
     public static let border = 1
+    /// The input value of a padding pixel (libfacedetection's zero, normalised).
+    public static let paddingValue: Float = -1
     /// The strides of the three head levels, in output order.
     public static let strides = [8, 16, 32]
     /// Channels of the four heads of each level, in output order: class
@@ -92,8 +100,8 @@ public enum YuNetGraph {
     }()
 
     /// The network for a `height`×`width` picture (multiples of `alignment`):
-    /// its input is `[1, height + 2·border, width + 2·border, 3]` BGR with
-    /// the zero border, its three outputs the levels (stride 8, 16, 32),
+    /// its input is `[1, height + 2·border, width + 2·border, 3]`, RGB
+    /// `p·(2/255) − 1` with `paddingValue` around it, its three outputs the levels (stride 8, 16, 32),
     /// each `[1, height/stride, width/stride, levelChannels]` (`headOffsets`).
     public static func model(_ weights: YuNetWeights, height: Int = 32, width: Int = 32, kernels: KernelSet = .best) throws -> Model {
         guard height >= alignment, width >= alignment, height % alignment == 0, width % alignment == 0 else {
@@ -174,13 +182,20 @@ public enum YuNetGraph {
             return output
         }
 
-        /// The 3×3 stride-2 first layer (VALID on the padded input), ReLU.
+        /// The 3×3 stride-2 first layer (VALID on the padded input), ReLU,
+        /// re-parametrised for normalised RGB input (see the type's notes).
         mutating func stemConvolution(_ x: Int) throws -> Int {
             let stored = try array(stem.name + "_weight")
-            var window: [Float] = []
-            for o in 0..<stem.outChannels { window += stored[(o * stem.inChannels)..<(o * stem.inChannels + 27)] }
+            var window: [Float] = [], shifted = try array(stem.name + "_bias")
+            for o in 0..<stem.outChannels {
+                let bgr = stored[(o * stem.inChannels)..<(o * stem.inChannels + 27)].map { $0 }
+                for tap in 0..<9 {
+                    for c in 0..<3 { window.append(bgr[tap * 3 + 2 - c] * 127.5) }
+                }
+                shifted[o] += bgr.reduce(0, +) * 127.5
+            }
             let weights = floats(stem.name + "_weight", [stem.outChannels, 3, 3, 3], window)
-            let bias = floats(stem.name + "_bias", [stem.outChannels], try array(stem.name + "_bias"))
+            let bias = floats(stem.name + "_bias", [stem.outChannels], shifted)
             let s = shapes[x]
             return operation(.conv2D, [x, weights, bias], .convolution(.init(padding: .valid, strideWidth: 2, strideHeight: 2, activation: .relu)),
                              stem.name, [1, (s[1] - 3) / 2 + 1, (s[2] - 3) / 2 + 1, stem.outChannels])

@@ -26,6 +26,8 @@
 typedef struct {
     const uint8_t *input;
     int32_t in_height, in_width, in_channels;
+    /// Bytes from one input row to the next (at least `in_width × in_channels`).
+    int32_t in_row_bytes;
     int32_t out_height, out_width, out_channels;
     int32_t kernel_height, kernel_width;
     int32_t stride_height, stride_width;
