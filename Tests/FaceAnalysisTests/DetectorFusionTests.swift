@@ -78,7 +78,9 @@ struct DetectorFusionTests {
     @Test func faceMeshIsAskedAboutFacesOneDetectorFound() {
         #expect(Self.blazeFace(x: 0, y: 0, side: 24, score: 0.9).needsSecondOpinion)
         #expect(!Self.yunet(x: 0, y: 0, side: 40, score: 0.9).needsSecondOpinion)
-        #expect(Self.yunet(x: 0, y: 0, side: FaceDetection.yunetSecondOpinionSize, score: 0.9).needsSecondOpinion)
+        #expect(Self.yunet(x: 0, y: 0, side: FaceDetection.yunetSecondOpinionSize, score: 0.7).needsSecondOpinion)
+        // A large face YuNet is sure of is not asked about.
+        #expect(!Self.yunet(x: 0, y: 0, side: FaceDetection.yunetSecondOpinionSize, score: FaceDetection.yunetSecondOpinionScore).needsSecondOpinion)
         var both = Self.blazeFace(x: 0, y: 0, side: 200, score: 0.9)
         both.foundBy = .both
         #expect(!both.needsSecondOpinion)

@@ -24,18 +24,18 @@ struct YuNetSearchTests {
         let plan = YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 20)
         #expect(plan.levels.map(\.scale) == [1, 4])
         #expect(plan.levels.map(\.width) == [4000, 1000])
-        #expect(plan.levels.map(\.tiles.count) == [1, 1], "a 12 MP photo is one tile")
-        // Only a level wider than the largest tile is cut.
+        #expect(plan.levels.map(\.tiles.count) == [2, 1], "a 12 MP photo in two columns")
+        #expect(plan.levels[0].tiles.allSatisfy { $0.y == 0 && $0.height == 3000 }, "tiles span the level's height")
         let wide = YuNetSearchPlan(width: 9000, height: 3000, minFacePixels: 20)
         #expect(wide.levels.map(\.scale) == [1, 4, 16])
-        #expect(wide.levels.map(\.tiles.count) == [3, 1, 1])
+        #expect(wide.levels.map(\.tiles.count) == [5, 2, 1])
         // A coarser floor starts coarser: 100-px faces are 20 px at 1:5.
         #expect(YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 100).levels.map(\.scale) == [5])
         #expect(YuNetSearchPlan(width: 300, height: 200, minFacePixels: 0).levels.map(\.tiles.count) == [1])
     }
 
     @Test func innerEdgesOnlyAreEdges() {
-        let plan = YuNetSearchPlan(width: 5000, height: 900, minFacePixels: 20)
+        let plan = YuNetSearchPlan(width: 3000, height: 900, minFacePixels: 20)
         let tiles = plan.levels[0].tiles
         #expect(tiles.count == 2)
         let left = tiles[0]
@@ -45,7 +45,7 @@ struct YuNetSearchTests {
     }
 
     /// t1.jpg shrunk so its faces are 20–30 px, pasted where the first two
-    /// tiles of a 5000×1000 picture overlap, so some faces are cut by a tile
+    /// tiles of a 3600×1000 picture overlap, so some faces are cut by a tile
     /// edge: every face YuNet finds on the photo alone is found once, at the
     /// same place. (Not to the bit: YuNet sees other pixels around the photo
     /// and another 32-px grid, which moves boxes by a pixel or two and scores
@@ -57,7 +57,7 @@ struct YuNetSearchTests {
         let options = FaceDetectionOptions(mode: .yunet, minFaceSize: 0)
         let alone = try analyzer.detect(in: photo, options: options)
         #expect(alone.count >= 5, "t1 at 320 px: \(alone.count) faces")
-        let (width, height) = (5000, 1000)
+        let (width, height) = (3600, 1000)
         let plan = YuNetSearchPlan(width: width, height: height, minFacePixels: 0)
         let tiles = plan.levels[0].tiles
         try #require(tiles.count == 2)
