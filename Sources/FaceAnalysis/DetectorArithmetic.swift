@@ -2,10 +2,10 @@ import Inference
 
 /// The arithmetic of the search passes (`FaceDetectionOptions.canvasArithmetic`):
 /// the short-range detector on `.pyramid` mode's canvases, and YuNet-s in
-/// `.accurate` and `.yunet` modes, whose block projections follow
-/// `pointwise` (YuNet's first layer reads BGR 0–255 and stays fp32). The
-/// whole-frame runs, the squares accurate mode confirms faces on and the
-/// landmark models are fp32 either way.
+/// `.accurate` and `.yunet` modes (its first layer as `firstConvolution`,
+/// its 1×1 convolutions as `yunetPointwise`). The whole-frame runs, the
+/// squares accurate mode confirms faces on and the landmark models are
+/// fp32 either way.
 public enum DetectorArithmetic: String, Sendable, Codable, CaseIterable {
     /// Every layer in fp32, as TFLite runs the model.
     case float32

@@ -9,30 +9,39 @@ import _TestSupport
 /// `canvas-arithmetic` and the planner, not prose written once.
 @Suite(.enabled(if: Fixtures.modelsAvailable, "needs the models (make models)"))
 struct DescribeArithmeticTests {
-    static func int8Plans(_ name: String, arithmetic: String? = nil) throws -> [Int8Plan] {
+    static func int8Plans(_ name: String, arithmetic: String? = nil, mode: String? = nil) throws -> [Int8Plan] {
         var pipeline = try PipelineRegistry.builtIn.named(name)
-        if let arithmetic {
-            pipeline = try pipeline.overriding([StageOverride(parsing: "detect-faces.canvas-arithmetic=\(arithmetic)")])
-        }
+        var overrides: [StageOverride] = []
+        if let arithmetic { overrides.append(try StageOverride(parsing: "detect-faces.canvas-arithmetic=\(arithmetic)")) }
+        if let mode { overrides.append(try StageOverride(parsing: "detect-faces.mode=\(mode)")) }
+        if !overrides.isEmpty { pipeline = try pipeline.overriding(overrides) }
         return try pipeline.compile(modelsDirectory: Fixtures.model("")).int8Plans()
     }
 
-    /// `faces` (canvas-arithmetic: int8) runs BlazeFace's first layer and
-    /// block projections in int8 on the pyramid canvases; with the int8
-    /// first layer alone, only that layer; in fp32, nothing.
+    /// `faces` (accurate mode, canvas-arithmetic: int8) runs YuNet-s's first
+    /// layer and every 1×1 convolution in int8; with the int8 first layer
+    /// alone, only that layer; in fp32, nothing. In pyramid mode the same
+    /// option plans BlazeFace's canvases: first layer and block projections.
     @Test func theInt8StepsFollowTheCanvasArithmetic() throws {
         let int8 = try Self.int8Plans("faces")
-        let canvas = try #require(int8.first { $0.subject.contains("pyramid canvases") }, "\(int8)")
-        #expect(int8.count == 1, "only the canvases' plan has int8 steps: \(int8.map(\.line))")
-        #expect(canvas.int8.first == Int8Plan.Kind(kind: "CONV_2D 5x5/2", count: 1), "\(canvas.line)")
-        let projections = try #require(canvas.int8.first { $0.kind == "CONV_2D 1x1" }, "\(canvas.line)")
-        #expect(projections.count > 1)
-        #expect(canvas.int8Count < canvas.convolutions, "depthwise layers and heads stay fp32: \(canvas.line)")
+        let yunet = try #require(int8.first { $0.subject.contains("yunet_s.weights searching the picture") }, "\(int8)")
+        #expect(int8.count == 1, "only the search's plan has int8 steps: \(int8.map(\.line))")
+        #expect(yunet.int8.first == Int8Plan.Kind(kind: "CONV_2D 3x3/2", count: 1), "\(yunet.line)")
+        let pointwise = try #require(yunet.int8.first { $0.kind == "CONV_2D 1x1" }, "\(yunet.line)")
+        #expect(pointwise.count == 17, "every 1×1 convolution: \(yunet.line)")
+        #expect(yunet.int8Count < yunet.convolutions, "depthwise layers stay fp32: \(yunet.line)")
 
         let firstLayer = try Self.int8Plans("faces", arithmetic: "int8-first-layer")
-        #expect(firstLayer.map(\.int8) == [[Int8Plan.Kind(kind: "CONV_2D 5x5/2", count: 1)]], "\(firstLayer.map(\.line))")
+        #expect(firstLayer.map(\.int8) == [[Int8Plan.Kind(kind: "CONV_2D 3x3/2", count: 1)]], "\(firstLayer.map(\.line))")
         #expect(try Self.int8Plans("faces", arithmetic: "float32").isEmpty)
-        #expect(try Self.int8Plans("whole-frame").isEmpty, "whole-frame has no pyramid canvases")
+        #expect(try Self.int8Plans("whole-frame").isEmpty, "whole-frame has no search pass")
+
+        let pyramid = try Self.int8Plans("faces", mode: "pyramid")
+        let canvas = try #require(pyramid.first { $0.subject.contains("pyramid canvases") }, "\(pyramid)")
+        #expect(pyramid.count == 1)
+        #expect(canvas.int8.first == Int8Plan.Kind(kind: "CONV_2D 5x5/2", count: 1), "\(canvas.line)")
+        let projections = try #require(canvas.int8.first { $0.kind == "CONV_2D 1x1" }, "\(canvas.line)")
+        #expect(projections.count > 1 && canvas.int8Count < canvas.convolutions, "\(canvas.line)")
     }
 
     /// `facepipe describe faces` prints those plans' lines; no pipeline's
