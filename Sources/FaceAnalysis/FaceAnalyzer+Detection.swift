@@ -4,8 +4,9 @@ extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
     /// `.accurate`: YuNet-s over a `YuNetSearchPlan`, BlazeFace around its
-    /// candidates and on the whole frame (`BlazeFaceConfirmation`), merged
-    /// by `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
+    /// candidates and on the whole frame (`BlazeFaceConfirmation`; with
+    /// `UnconfirmedFaces.all` also its pyramid over every pixel), merged by
+    /// `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
     /// BlazeFace modes: letterbox → detector → anchor decoding → weighted
     /// NMS (IoU 0.3) → image pixels; in `.pyramid` mode on large images also
     /// canvases over an image pyramid (`DetectionRegionPlan`), merged across
@@ -30,7 +31,14 @@ extension FaceAnalyzer {
             found = try searchWithYuNet(in: image, options: options, minimumScore: minScore).faces
         case .accurate:
             let (candidates, levels) = try searchWithYuNet(in: image, options: options, minimumScore: BlazeFaceConfirmation.candidateMinScore)
-            found = DetectorFusion.merge(yunet: candidates, blazeFace: try confirmWithBlazeFace(candidates, in: image, levels: levels),
+            var blazeFace = try confirmWithBlazeFace(candidates, in: image, levels: levels)
+            if options.unconfirmed == .all {
+                // Recall first (redaction): BlazeFace also searches every pixel, for the faces YuNet does not see at all.
+                var pyramid = options
+                pyramid.mode = .pyramid
+                blazeFace = Self.mergeAcrossRegions(blazeFace + (try detectWithBlazeFace(in: image, options: pyramid, allowTiling: allowTiling)))
+            }
+            found = DetectorFusion.merge(yunet: candidates, blazeFace: blazeFace,
                                          unconfirmed: options.unconfirmed).filter { $0.score >= minScore }
         case .fast, .pyramid, .sparse:
             found = try detectWithBlazeFace(in: image, options: options, allowTiling: allowTiling)

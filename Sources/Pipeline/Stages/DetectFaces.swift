@@ -43,7 +43,7 @@ public struct DetectFaces: Stage {
     }
 
     public var definition: StageDefinition {
-        StageDefinition("detect-faces", optionsOf: self, models: Self.models(for: options.mode))
+        StageDefinition("detect-faces", optionsOf: self, models: Self.models(for: options))
     }
 
     public var caching: StageCaching { .records }
@@ -51,11 +51,13 @@ public struct DetectFaces: Stage {
     /// The models a mode runs: pyramid mode runs the short-range detector
     /// on pyramid canvases and the whole frame, and the full-range one on the
     /// whole frame of pictures too small for a pyramid; accurate mode runs
-    /// YuNet-s beside them.
-    static func models(for mode: DetectorMode) -> [FaceModel] {
-        switch mode {
+    /// YuNet-s, and the short-range detector around its candidates and on
+    /// the whole frame (and, with `unconfirmed: .all`, on its pyramid,
+    /// which reads the full-range one for pictures too small for it).
+    static func models(for options: FaceDetectionOptions) -> [FaceModel] {
+        switch options.mode {
         case .fast: [.shortRangeDetector]
-        case .accurate: [.yunet, .fullRangeDetector, .shortRangeDetector]
+        case .accurate: options.unconfirmed == .all ? [.yunet, .fullRangeDetector, .shortRangeDetector] : [.yunet, .shortRangeDetector]
         case .pyramid: [.fullRangeDetector, .shortRangeDetector]
         case .sparse: [.fullRangeSparseDetector]
         case .yunet: [.yunet]
