@@ -28,22 +28,11 @@ package enum YuNetDecoder {
         return 1 / (1 + expf(-v))
     }
 
-    /// Decodes the heads of an input of `height`×`width` (padded) pixels.
-    /// `output(level, body)` gives the output at `YuNetGraph.strides[level]`,
-    /// `[rows, columns, YuNetGraph.levelChannels]` row-major, the four heads
-    /// side by side (`YuNetGraph.headOffsets`).
-    package static func decode(height: Int, width: Int,
-                               output: (_ level: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Void) -> [YuNetDetection] {
-        var rows = Rows(width: width)
-        for level in YuNetGraph.strides.indices {
-            output(level) { heads in rows.add(level: level, firstRow: 0, heads) }
-        }
-        return rows.detections()
-    }
-
     /// Decoding as the network's rows come (a streamed run hands each
-    /// level's output a band of rows at a time): the same detections, in
-    /// the same order, as decoding the whole outputs, without holding them.
+    /// level's output a band of rows at a time; each level's output is
+    /// `[rows, columns, YuNetGraph.levelChannels]` row-major, the four heads
+    /// side by side, `YuNetGraph.headOffsets`): the same detections, in the
+    /// same order, as decoding the whole outputs, without holding them.
     package struct Rows {
         let width: Int
         /// Each level's candidates in cell order (levels are joined finest
