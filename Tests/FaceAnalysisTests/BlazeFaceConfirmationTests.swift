@@ -1,0 +1,48 @@
+import FaceAnalysis
+import Foundation
+import ImageCore
+import Testing
+import _TestSupport
+
+/// Accurate mode's BlazeFace looks only where YuNet-s has a candidate
+/// (`BlazeFaceConfirmation`): the square it reads, the score that confirms,
+/// and that real faces come out confirmed by both detectors.
+struct BlazeFaceConfirmationTests {
+    @Test func theSquareHoldsTheCandidatesFaceAtItsSizeInTheInput() {
+        let square = BlazeFaceConfirmation.square(around: Rect(x: 100, y: 200, width: 40, height: 56), inputSize: 128)
+        #expect(square.side == 56 * 128 / BlazeFaceConfirmation.facePixels)
+        #expect(square.x + square.side / 2 == 120 && square.y + square.side / 2 == 228, "centred on the box")
+    }
+
+    @Test func aLikelyFaceNeedsLessToBeConfirmed() {
+        func candidate(_ score: Float) -> FaceDetection {
+            FaceDetection(box: Rect(x: 0, y: 0, width: 20, height: 25), score: score, keypoints: [], foundBy: .yunet)
+        }
+        #expect(BlazeFaceConfirmation.confirmingMinScore(for: candidate(0.5)) == BlazeFaceConfirmation.confirmingMinScoreOfAFace)
+        #expect(BlazeFaceConfirmation.confirmingMinScore(for: candidate(0.49)) == BlazeFaceConfirmation.confirmingMinScore)
+        #expect(BlazeFaceConfirmation.confirmingMinScoreOfAFace < BlazeFaceConfirmation.confirmingMinScore)
+    }
+
+    /// t1.jpg's six faces at its own size (~110 px) and a quarter of it
+    /// (~28 px) in a larger grey frame: every face accurate mode keeps was
+    /// seen by both detectors (BlazeFace ran on the candidates' squares),
+    /// none only by YuNet.
+    @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"),
+          arguments: [1, 4])
+    func realFacesAreConfirmedByBothDetectors(shrink: Int) throws {
+        let analyzer = try FaceTestSupport.analyzer()
+        let t1 = try FaceTestSupport.photo("t1.jpg")
+        let photo = shrink == 1 ? t1 : try t1.downscaledAreaAverage(width: t1.width / shrink, height: t1.height / shrink)
+        let (width, height) = (max(photo.width, 1200), max(photo.height, 900))
+        var pixels = [UInt8](repeating: 96, count: width * height * 3)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                for c in 0..<3 { pixels[((y + (height - photo.height) / 2) * width + x + (width - photo.width) / 2) * 3 + c] = photo.pixels[(y * photo.width + x) * 3 + c] }
+            }
+        }
+        let faces = try analyzer.detect(in: RGBImage(width: width, height: height, pixels: pixels),
+                                        options: FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8))
+        #expect(faces.count == 6, "\(faces.map { ($0.box, $0.score, $0.foundBy) })")
+        #expect(faces.allSatisfy { $0.foundBy == .both }, "\(faces.map { ($0.box, $0.score, $0.foundBy) })")
+    }
+}
