@@ -19,16 +19,7 @@ extension FaceAnalyzer {
             let picture = pictures[index]
             let sx = Float(image.width) / Float(picture.width), sy = Float(image.height) / Float(picture.height)
             let onPicture = SquareRegion(x: square.x / sx, y: square.y / sy, side: square.side / sx)
-            try runner.run { input in
-                TensorSampler.resize(picture, region: onPicture, size: size, valueScale: 2 / 255, valueOffset: -1, into: input)
-            }
-            let anchors = decoder.anchors.count
-            let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
-                try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
-                    try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
-                }
-            }
-            return WeightedNonMaximumSuppression.apply(decoded).map { detection in
+            return try Self.detect(in: picture, square: onPicture, runner: runner, decoder: decoder, minScore: minScore).map { detection in
                 let face = onPicture.toImage(detection)
                 return FaceDetection(box: Rect(x: face.box.x * sx, y: face.box.y * sy, width: face.box.width * sx, height: face.box.height * sy),
                                      score: face.score, keypoints: face.keypoints.map { Point(x: $0.x * sx, y: $0.y * sy) })

@@ -112,17 +112,8 @@ extension FaceAnalyzer {
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
-                try frameRunner.run { input in
-                    TensorSampler.resize(levelImage, region: region.square, size: frameDecoder.configuration.inputSize,
-                                         valueScale: 2 / 255, valueOffset: -1, into: input)
-                }
-                let anchors = frameDecoder.anchors.count
-                let decoded = try frameRunner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
-                    try frameRunner.output(count: anchors) { scores throws(FaceAnalysisError) in
-                        try frameDecoder.decode(regressors: regressors, classificators: scores, minScore: frameMinScore)
-                    }
-                }
-                for detection in WeightedNonMaximumSuppression.apply(decoded) {
+                for detection in try Self.detect(in: levelImage, square: region.square, runner: frameRunner, decoder: frameDecoder,
+                                                 minScore: frameMinScore) {
                     found.append(plan.toImage(detection, of: region))
                 }
                 trace?.wholeFrameNanoseconds += lap()
@@ -132,6 +123,24 @@ extension FaceAnalyzer {
         return found.map { face in
             FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints)
         }
+    }
+
+    /// A whole-input BlazeFace model (`runner`, `decoder`) on `square` of
+    /// `picture` (resampled to its input, black outside the picture):
+    /// detections from `minScore` after weighted NMS, normalised to the square.
+    static func detect(in picture: RGBImage, square: SquareRegion, runner: ModelRunner, decoder: DetectionDecoder,
+                       minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
+        try runner.run { input in
+            TensorSampler.resize(picture, region: square, size: decoder.configuration.inputSize,
+                                 valueScale: 2 / 255, valueOffset: -1, into: input)
+        }
+        let anchors = decoder.anchors.count
+        let decoded = try runner.output(count: anchors * 16) { regressors throws(FaceAnalysisError) in
+            try runner.output(count: anchors) { scores throws(FaceAnalysisError) in
+                try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
+            }
+        }
+        return WeightedNonMaximumSuppression.apply(decoded)
     }
 
     /// Weighted NMS over detections from several regions, in pixels.
