@@ -359,6 +359,31 @@ QPW_VNNI_TARGET static void quantize8_flat_avx512(const float *x, int32_t I, con
     }
 }
 
+/// `quantize8_avx512` for `I = 16·W` channels (W = 1, 2 or 4: a constant
+/// where it is inlined), with the same bits: every vector lies within one
+/// pixel, so each is scaled by its pixel's inverse broadcast, with no lane
+/// table, masks or second store (YuNet-s's 16-, 32- and 64-channel maps).
+QPW_VNNI_TARGET static inline __attribute__((always_inline)) void quantize8_whole_avx512(const float *x, int32_t W, uint8_t q[8][QPW_ROW_BYTES], float s[8]) {
+    __m256 h[8];
+    for (int t = 0; t < 8; t++) {
+        const float *pixel = x + (intptr_t)t * 16 * W;
+        __m512 m = _mm512_abs_ps(_mm512_loadu_ps(pixel));
+        for (int32_t k = 1; k < W; k++) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(pixel + 16 * k)));
+        h[t] = _mm256_max_ps(_mm512_castps512_ps256(m), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
+    }
+    _Alignas(32) float inverses[8];
+    _mm256_store_ps(inverses, tile_scales_avx2(h, s));
+    const __m512i offset = _mm512_set1_epi32(128);
+    for (int t = 0; t < 8; t++) {
+        const float *pixel = x + (intptr_t)t * 16 * W;
+        const __m512 inverse = _mm512_set1_ps(inverses[t]);
+        for (int32_t k = 0; k < W; k++) {
+            const __m512i n = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(pixel + 16 * k), inverse));
+            _mm_storeu_si128((__m128i *)(q[t] + 16 * k), _mm512_cvtepi32_epi8(_mm512_add_epi32(n, offset)));
+        }
+    }
+}
+
 /// The epilogue of the 16 channels from `o` of one pixel whose sums (less
 /// the zero sums) are `a`; `scale` is `t[o…]·s`.
 QPW_VNNI_TARGET static inline __attribute__((always_inline)) void store16_avx512(const facepipe_qpw_params *p, int32_t first, int32_t second,
@@ -452,7 +477,13 @@ QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni
             memcpy(tail, x, sizeof(float) * (size_t)T * (size_t)I);
             x = tail;
         }
-        if (flatTiles) {
+        if (I == 16) {
+            quantize8_whole_avx512(x, 1, q, s);
+        } else if (I == 32) {
+            quantize8_whole_avx512(x, 2, q, s);
+        } else if (I == 64) {
+            quantize8_whole_avx512(x, 4, q, s);
+        } else if (flatTiles) {
             quantize8_flat_avx512(x, I, &flat, q, s);
         } else {
             quantize8_avx512(x, I, G, q, s);

@@ -55,7 +55,7 @@ import _TestSupport
     }
 
     /// `Depthwise3x3s1AVX512.row` over whole vectors, single vectors and a partial tail, every activation.
-    @Test(.avx512, arguments: [8, 24, 28, 42, 96], ActivationKind.allCases)
+    @Test(.avx512, arguments: [8, 16, 24, 28, 42, 64, 96], ActivationKind.allCases)
     func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
         // 13 output pixels: whole blocks of four vectors, single vectors and a partial tail for every channel count.
         let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
@@ -78,6 +78,53 @@ import _TestSupport
         }
         expectRow(output, stride: 1, input: input, rowFloats: rowFloats, weights: weights, bias: bias, slopes: slopes,
                   channels: channels, pixels: pixels, kind)
+    }
+
+    /// `Depthwise3x3s1AVX512.twoRows` and `fourRows`, every activation:
+    /// channel counts that are multiples of 16 (blocks of pixels and rows,
+    /// then the last pixels by the flat sweep) and others (the flat sweep).
+    @Test(.avx512, arguments: [16, 24, 32, 64, 96], ActivationKind.allCases)
+    func twoAndFourRowsMatchTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
+        // 13 output pixels: four blocks of three and one more, or whole vectors and a tail.
+        let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
+        var generator = SplitMix64(seed: UInt64(channels) + 29)
+        let input = (0..<(6 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
+        let slopes = (0..<channels).map { _ in generator.unitFloat() }
+        let table = Depthwise3x3s1AVX512.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        let count = pixels * channels
+        for rows in [2, 4] {
+            let empty = [Float](repeating: .nan, count: count + 16)
+            var out0 = empty, out1 = empty, out2 = empty, out3 = empty
+            input.withUnsafeBufferPointer { x in
+                table.withUnsafeBufferPointer { t in
+                    let r = (0..<6).map { x.baseAddress! + $0 * rowFloats }
+                    let activation = kind.avx512(slopes: t.baseAddress!)
+                    out0.withUnsafeMutableBufferPointer { o0 in
+                        out1.withUnsafeMutableBufferPointer { o1 in
+                            out2.withUnsafeMutableBufferPointer { o2 in
+                                out3.withUnsafeMutableBufferPointer { o3 in
+                                    if rows == 2 {
+                                        Depthwise3x3s1AVX512.twoRows((r[0], r[1], r[2], r[3]), channels: channels, table: t.baseAddress!,
+                                                                     count: count, activation: activation, outputs: (o0.baseAddress!, o1.baseAddress!))
+                                    } else {
+                                        Depthwise3x3s1AVX512.fourRows((r[0], r[1], r[2], r[3], r[4], r[5]), channels: channels,
+                                                                      table: t.baseAddress!, count: count, activation: activation,
+                                                                      outputs: (o0.baseAddress!, o1.baseAddress!, o2.baseAddress!, o3.baseAddress!))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let outputs = [out0, out1, out2, out3]
+            for row in 0..<rows {
+                expectRow(outputs[row], stride: 1, input: Array(input[(row * rowFloats)...]), rowFloats: rowFloats, weights: weights,
+                          bias: bias, slopes: slopes, channels: channels, pixels: pixels, kind)
+            }
+        }
     }
 
     /// `Depthwise3x3s2AVX512.row` alone: eight-pixel groups and single
