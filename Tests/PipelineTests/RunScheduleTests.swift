@@ -47,4 +47,20 @@ import Testing
         #expect(schedule.inFlight == 1)
         #expect(schedule.finished(running, at: running) == [running, resumed])
     }
+
+    @Test func finishedOutputsOverTheByteBudgetStopTheProducerUntilTheSlowEntryFinishes() {
+        // Outcomes are their own sizes in bytes.
+        var schedule = RunSchedule<Int>(workers: 2, window: 8, byteBudget: 25, bytes: { $0 })
+        let slow = schedule.start()
+        #expect(schedule.finished(10, at: schedule.start()).isEmpty)
+        #expect(schedule.waitingBytes == 10 && schedule.canStart, "10 of 25 bytes wait")
+        #expect(schedule.finished(20, at: schedule.start()).isEmpty)
+        #expect(schedule.waitingBytes == 30 && !schedule.canStart, "over the budget with a worker free and the window open")
+        #expect(schedule.finished(0, at: slow) == [0, 10, 20])
+        #expect(schedule.waitingBytes == 0 && schedule.canStart)
+        // With nothing in flight the waiting outcomes are released at once, so a large one never stops the run.
+        let big = schedule.start()
+        #expect(schedule.finished(100, at: big) == [100])
+        #expect(schedule.canStart)
+    }
 }

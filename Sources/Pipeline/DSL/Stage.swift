@@ -110,7 +110,7 @@ extension Stage where Input: _StepValue, Output: _StepValue {
         var node = StageNode(definition: definition, caching: caching, values: StageReflection.text(of: self),
                              validationFailure: validationFailure) { state, context in
             let input = Input._take(from: &state)
-            try process(input, context: context)._store(into: &state)
+            try process(consume input, context: context)._store(into: &state)
         }
         if let ordered = self as? any OrderedRecordStage {
             node.orderedPass = { ordered.makeOrderedPass() }

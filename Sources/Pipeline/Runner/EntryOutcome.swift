@@ -17,6 +17,17 @@ struct SequencedOutcome: Sendable {
     var origin: (pts: Int64, source: VideoSource)? = nil
 }
 
+extension SequencedOutcome {
+    /// Bytes of output this outcome holds until the writer takes it (`RunSchedule`'s budget).
+    var heldBytes: Int {
+        switch outcome {
+        case .rendered(let entry, _, _): (entry.image?.count ?? 0) + (entry.faceJSON?.count ?? 0) + (entry.deferredLabels?.image.pixels.count ?? 0)
+        case .copied(let bytes): bytes.count
+        case .failed, .resumed, .archiveFailed, .inputEnded: 0
+        }
+    }
+}
+
 enum EntryOutcome: Sendable {
     case rendered(RenderedEntry, contentHash: String, cacheHits: Int)
     case failed(reason: String, contentHash: String, partial: EntryRecord?)

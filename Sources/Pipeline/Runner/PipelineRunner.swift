@@ -9,7 +9,8 @@ import ImageCore
 /// producer may start another entry and releases finished outcomes in input
 /// order to an `EntryWriter`, so outputs do not depend on scheduling.
 /// Memory is bounded by `workers` entries in flight plus at most
-/// `reorderWindow` finished ones waiting.
+/// `reorderWindow` finished ones waiting, holding at most about
+/// `reorderBytes` of outputs.
 public enum PipelineRunner {
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
@@ -124,7 +125,8 @@ public enum PipelineRunner {
         var writeFailure: String?
         var described = inputs.map { RunRecord.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
-            var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow)
+            var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow,
+                                                         byteBudget: configuration.reorderBytes, bytes: \.heldBytes)
             let shares = InputShares.of(sizes: inputs.map(\.byteSize))
             var progress = RunProgress(inputCount: inputs.count, currentShare: shares.first ?? 1)
 

@@ -14,6 +14,11 @@ public struct RunConfiguration: Sendable {
     /// How many finished entries may wait for an earlier, slower one before
     /// the producer stops reading (bounds memory with the in-flight count).
     public var reorderWindow: Int
+    /// How many bytes of output (encoded images, JSON) finished entries
+    /// may hold while they wait for an earlier one before the producer
+    /// stops reading (default 32 MiB: a dozen 2 MP pictures' PNGs, one
+    /// 12 MP picture's). One entry always fits, whatever its size.
+    public var reorderBytes: Int = 32 << 20
     /// How workers get their face engine (needed by face stages only;
     /// tests substitute engines that need no models).
     public var faceEngine: FaceEngineFactory

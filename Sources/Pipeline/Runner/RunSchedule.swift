@@ -6,9 +6,11 @@
 /// Entries run on workers (at most `workers` at once); outcomes made by the
 /// producer itself (a resumed entry, an archive error) take no worker. The
 /// producer also waits while `window` positions are produced but not yet
-/// released, so memory stays bounded when one slow entry holds up the
-/// others. Released outcomes come out in sequence order, whatever order
-/// they finished in.
+/// released, or while the finished outcomes waiting for an earlier one
+/// hold more than `byteBudget` bytes (`bytes` tells how many an outcome
+/// holds: a 12 MP picture's PNG is 20 MB, a 2 MP one's 3 MB), so memory
+/// stays bounded when one slow entry holds up the others. Released
+/// outcomes come out in sequence order, whatever order they finished in.
 package struct RunSchedule<Outcome> {
     package let workers: Int
     package let window: Int
@@ -16,16 +18,26 @@ package struct RunSchedule<Outcome> {
     package private(set) var inFlight = 0
     /// Sequence number the next produced position gets (= positions produced).
     package private(set) var produced = 0
+    package let byteBudget: Int
+    /// Bytes the finished outcomes not yet released hold.
+    package private(set) var waitingBytes = 0
+    private let bytes: @Sendable (Outcome) -> Int
     private var reorder = ReorderBuffer<Outcome>()
 
-    package init(workers: Int, window: Int) {
+    package init(workers: Int, window: Int, byteBudget: Int = .max, bytes: @escaping @Sendable (Outcome) -> Int = { _ in 0 }) {
         precondition(workers >= 1 && window >= workers, "window \(window) must be at least workers \(workers) ≥ 1")
         self.workers = workers
         self.window = window
+        self.byteBudget = byteBudget
+        self.bytes = bytes
     }
 
     /// Whether a new entry may start now; when false, wait for one to finish.
-    package var canStart: Bool { inFlight < workers && produced - reorder.nextSequence < window }
+    /// Waiting bytes over the budget stop the producer only while an entry
+    /// is in flight (it releases them when it finishes).
+    package var canStart: Bool {
+        inFlight < workers && produced - reorder.nextSequence < window && (waitingBytes <= byteBudget || inFlight == 0)
+    }
 
     /// Positions produced but not yet released to the writer.
     package var pending: Int { produced - reorder.nextSequence }
@@ -48,11 +60,18 @@ package struct RunSchedule<Outcome> {
     package mutating func finished(_ outcome: Outcome, at sequence: Int) -> [Outcome] {
         precondition(inFlight > 0, "finished() with nothing in flight")
         inFlight -= 1
-        return reorder.insert(outcome, at: sequence)
+        return insert(outcome, at: sequence)
     }
 
     /// The producer's own outcome for a position from ``reserve()``.
     package mutating func made(_ outcome: Outcome, at sequence: Int) -> [Outcome] {
-        reorder.insert(outcome, at: sequence)
+        insert(outcome, at: sequence)
+    }
+
+    private mutating func insert(_ outcome: Outcome, at sequence: Int) -> [Outcome] {
+        waitingBytes += bytes(outcome)
+        let released = reorder.insert(outcome, at: sequence)
+        for element in released { waitingBytes -= bytes(element) }
+        return released
     }
 }
