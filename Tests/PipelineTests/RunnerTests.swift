@@ -99,6 +99,26 @@ import Testing
         }
     }
 
+    /// A stage's input frame is moved to it, not copied: a stage that takes
+    /// the pixels out of its frame (as `Annotate` does) writes on them in
+    /// place. Failed when the runner passed its own copy (every annotated
+    /// picture was copied whole on its first mark).
+    @Test func aStageWritesOnThePixelsInPlace() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let witness = InPlaceWitness()
+        let pipeline = Pipeline("in-place") {
+            DecodePPM()
+            AsUpright()
+            DetectRedSquares()
+            WritesInPlace(witness: witness)
+            WriteOutputs(images: .none, faceJSON: false)
+        }
+        _ = try await run(pipeline, [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 6))], out: out, workers: 2)
+        #expect(witness.writes == 6)
+        #expect(witness.copies == 0, "\(witness.copies) of 6 pictures were copied on the first write")
+    }
+
     @Test func inFlightEntriesNeverExceedTheWorkerCount() async throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -113,6 +133,30 @@ import Testing
         _ = try await run(pipeline, [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 40))], out: out, workers: 3)
         #expect(gauge.peak <= 3)
         #expect(gauge.peak >= 1)
+    }
+}
+
+/// Counts a stage's writes on pictures and how many of them moved the pixels (a copy).
+final class InPlaceWitness: Sendable {
+    private let state = Mutex((writes: 0, copies: 0))
+    func record(copied: Bool) { state.withLock { $0.writes += 1; if copied { $0.copies += 1 } } }
+    var writes: Int { state.withLock { $0.writes } }
+    var copies: Int { state.withLock { $0.copies } }
+}
+
+/// Paints the first pixel black the way `Annotate` draws: the pixels taken out of the frame, the frame ended.
+struct WritesInPlace: Stage {
+    let witness: InPlaceWitness
+    var definition: StageDefinition { StageDefinition("writes-in-place") }
+    func process(_ frame: consuming Frame<Phase.Detected>, context: StageContext) throws -> Frame<Phase.Annotated> {
+        var image = frame.image
+        let record = frame.record, encoded = frame.encoded
+        _ = consume frame
+        let before = image.pixels.withUnsafeBufferPointer { $0.baseAddress }
+        image.pixels[0] = 0
+        let after = image.pixels.withUnsafeBufferPointer { $0.baseAddress }
+        witness.record(copied: before != after)
+        return Frame<Phase.Annotated>(image: image, record: record, encoded: encoded)
     }
 }
 
