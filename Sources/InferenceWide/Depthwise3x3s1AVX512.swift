@@ -58,23 +58,8 @@ public enum Depthwise3x3s1AVX512 {
     public static func row(top: UnsafePointer<Float>, middle: UnsafePointer<Float>, bottom: UnsafePointer<Float>,
                            channels: Int, table: UnsafePointer<Float>,
                            count: Int, activation: AVX512Activation, output: UnsafeMutablePointer<Float>) {
-        if channels % 16 == 0 {
-            let rows = (top, middle, bottom, bottom, bottom, bottom), outputs = (output, output, output, output)
-            switch activation {
-            case .none: sweepBlocks(rows, channels, table, count, outputs, OneRow.self, AVX512Identity())
-            case .relu: sweepBlocks(rows, channels, table, count, outputs, OneRow.self, AVX512ReLU())
-            case .relu6: sweepBlocks(rows, channels, table, count, outputs, OneRow.self, AVX512ReLU6())
-            case .prelu: sweepBlocks(rows, channels, table, count, outputs, OneRow.self, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
-            }
-            return
-        }
-        let rows = (top, middle, bottom, bottom), outputs = (output, output)
-        switch activation {
-        case .none: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512Identity())
-        case .relu: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512ReLU())
-        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512ReLU6())
-        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: false, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
-        }
+        run((top, middle, bottom, bottom, bottom, bottom), channels, table, count, activation, (output, output, output, output),
+            OneRow.self)
     }
 
     /// Two output rows at once (`outputs.0` from input rows 0–2, `outputs.1`
@@ -85,48 +70,58 @@ public enum Depthwise3x3s1AVX512 {
     public static func twoRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
                                channels: Int, table: UnsafePointer<Float>, count: Int, activation: AVX512Activation,
                                outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
-        if channels % 16 == 0 {
-            let six = (rows.0, rows.1, rows.2, rows.3, rows.3, rows.3), four = (outputs.0, outputs.1, outputs.1, outputs.1)
-            switch activation {
-            case .none: sweepBlocks(six, channels, table, count, four, TwoRows.self, AVX512Identity())
-            case .relu: sweepBlocks(six, channels, table, count, four, TwoRows.self, AVX512ReLU())
-            case .relu6: sweepBlocks(six, channels, table, count, four, TwoRows.self, AVX512ReLU6())
-            case .prelu: sweepBlocks(six, channels, table, count, four, TwoRows.self, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
-            }
-            return
-        }
-        switch activation {
-        case .none: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512Identity())
-        case .relu: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512ReLU())
-        case .relu6: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512ReLU6())
-        case .prelu: sweep(rows, channels, table, count, outputs, twoRows: true, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
-        }
+        run((rows.0, rows.1, rows.2, rows.3, rows.3, rows.3), channels, table, count, activation,
+            (outputs.0, outputs.1, outputs.1, outputs.1), TwoRows.self)
     }
 
     /// Four output rows at once (output `j` from input rows `j`…`j + 2`):
-    /// each weight vector is loaded once for all four and each of the six
-    /// input rows once per column offset, about 0.75 loads per FMA. Same
-    /// sums in the same order as `row`.
+    /// in blocks of pixels for a multiple of 16 channels (`sweepBlocks`),
+    /// else flat, each weight vector loaded once for all four and each of
+    /// the six input rows once per column offset (about 0.75 loads per
+    /// FMA). Same sums in the same order as `row`.
     @inline(never)
-    public static func fourRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
-                                         UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-                                channels: Int, table: UnsafePointer<Float>, count: Int, activation: AVX512Activation,
-                                outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                                          UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
-        if channels % 16 == 0 {
-            switch activation {
-            case .none: sweepBlocks(rows, channels, table, count, outputs, FourRows.self, AVX512Identity())
-            case .relu: sweepBlocks(rows, channels, table, count, outputs, FourRows.self, AVX512ReLU())
-            case .relu6: sweepBlocks(rows, channels, table, count, outputs, FourRows.self, AVX512ReLU6())
-            case .prelu: sweepBlocks(rows, channels, table, count, outputs, FourRows.self, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
+    public static func fourRows(_ rows: SixRows, channels: Int, table: UnsafePointer<Float>, count: Int,
+                                activation: AVX512Activation, outputs: FourOutputs) {
+        run(rows, channels, table, count, activation, outputs, FourRows.self)
+    }
+
+    public typealias SixRows = (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
+                         UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
+    public typealias FourOutputs = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                             UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
+    /// The one place the activation is chosen: `R.value` output rows (from
+    /// the first `R.value + 2` of `rows`, into the first `R.value` of
+    /// `outputs`), in blocks for a multiple of 16 channels, else flat.
+    @inline(__always)
+    private static func run<R: BlockRows>(_ rows: SixRows, _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int,
+                                          _ activation: AVX512Activation, _ outputs: FourOutputs, _ rowCount: R.Type) {
+        @inline(__always) func with<A: AVX512ActivationFunction>(_ function: A) {
+            if channels % 16 == 0 {
+                sweepBlocks(rows, channels, table, count, outputs, R.self, function)
+            } else {
+                sweepFlat(rows, channels, table, count, outputs, R.self, function)
             }
-            return
         }
         switch activation {
-        case .none: sweepFour(rows, channels, table, count, outputs, AVX512Identity())
-        case .relu: sweepFour(rows, channels, table, count, outputs, AVX512ReLU())
-        case .relu6: sweepFour(rows, channels, table, count, outputs, AVX512ReLU6())
-        case .prelu: sweepFour(rows, channels, table, count, outputs, AVX512PReLU(alpha: table + 10 * span(channels: channels)))
+        case .none: with(AVX512Identity())
+        case .relu: with(AVX512ReLU())
+        case .relu6: with(AVX512ReLU6())
+        case .prelu: with(AVX512PReLU(alpha: table + 10 * span(channels: channels)))
+        }
+    }
+
+    /// The flat sweeps (`sweepFour`, `sweep`) for `R.value` rows.
+    @inline(__always)
+    private static func sweepFlat<R: BlockRows, A: AVX512ActivationFunction>(
+        _ rows: SixRows, _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int, _ outputs: FourOutputs,
+        _ rowCount: R.Type, _ activation: A
+    ) {
+        let (r0, r1, r2, r3, _, _) = rows
+        switch R.value {
+        case 4: sweepFour(rows, channels, table, count, outputs, activation)
+        case 2: sweep((r0, r1, r2, r3), channels, table, count, (outputs.0, outputs.1), twoRows: true, activation)
+        default: sweep((r0, r1, r2, r2), channels, table, count, (outputs.0, outputs.0), twoRows: false, activation)
         }
     }
 
@@ -247,33 +242,29 @@ public enum Depthwise3x3s1AVX512 {
     }
 
     /// The sweeps for a channel count that is a multiple of 16 (YuNet-s's
-    /// 16, 32 and 64): blocks of four pixels × `rowCount` output rows (1, 2
-    /// or 4: a type, so each specialisation has its own loop) for each 16 channels, in up to 16
-    /// accumulators, with the slice's nine weight vectors in registers.
-    /// Each of the `rowCount + 2` input rows' six vectors is read once for
-    /// the up to three output rows it feeds: about 0.3 loads per FMA for
-    /// four rows against `sweepFour`'s 1.1, which made that sweep wait on
-    /// loads (a streamed 2112×1024 YuNet-s column 11 % faster). Each output
-    /// still sums its taps from zero in (ky, kx) order: input row `j`
-    /// feeds output row `j − ky` through kernel row `ky`, rows taken in
-    /// order, so the bits are the same. The last pixels (fewer than four)
-    /// go through `sweepFour` or `sweep`.
+    /// 16, 32 and 64; BlazeFace's 32 to 96): blocks of three pixels ×
+    /// `R.value` output rows (1, 2 or 4: a type, so each specialisation has
+    /// its own loop) for each 16 channels, in up to 12 accumulators, with
+    /// the slice's nine weight vectors in registers. Each of the
+    /// `R.value + 2` input rows' five vectors is read once for the up to
+    /// three output rows it feeds: about 0.3 loads per FMA for four rows
+    /// against `sweepFour`'s 1.1, which made that sweep wait on loads (a
+    /// streamed 2112×1024 YuNet-s column 15 % faster; four pixels per block
+    /// spilled accumulators). Each output still sums its taps from zero in
+    /// (ky, kx) order: input row `j` feeds output row `j − ky` through
+    /// kernel row `ky`, rows taken in order, so the bits are the same. The
+    /// last pixels (fewer than three) go through the flat sweeps.
     @inline(__always)
     private static func sweepBlocks<R: BlockRows, A: AVX512ActivationFunction>(
-        _ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
-                 UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-        _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int,
-        _ outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+        _ rows: SixRows, _ channels: Int, _ table: UnsafePointer<Float>, _ count: Int, _ outputs: FourOutputs,
         _ rowCount: R.Type, _ activation: A
     ) {
         let rowCount = R.value
         let span = span(channels: channels), c1 = channels
         let (r0, r1, r2, r3, r4, r5) = rows
-        typealias Four = (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
         typealias Three = (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
-        typealias Px = Three
         let pixels = count / channels
-        /// Four pixels × `rowCount` rows of the 16 channels from `c`, from float `f` on.
+        /// Three pixels × `rowCount` rows of the 16 channels from `c`, from float `f` on.
         @inline(__always) func block(_ f: Int, _ c: Int) {
             @inline(__always) func weights(_ ky: Int) -> Three {
                 (AVX512Vector.load(table + (3 * ky) * span + c), AVX512Vector.load(table + (3 * ky + 1) * span + c),
@@ -281,9 +272,9 @@ public enum Depthwise3x3s1AVX512 {
             }
             let k0 = weights(0), k1 = weights(1), k2 = weights(2)
             let zero = SIMD16<Float>.zero
-            var a0: Px = (zero, zero, zero), a1 = a0, a2 = a0, a3 = a0
+            var a0: Three = (zero, zero, zero), a1 = a0, a2 = a0, a3 = a0
             /// Input row `x`'s pixels through kernel row `k` into output row `a`, kx in order.
-            @inline(__always) func taps(_ x: UnsafePointer<Float>, _ k: Three, _ a: inout Px) {
+            @inline(__always) func taps(_ x: UnsafePointer<Float>, _ k: Three, _ a: inout Three) {
                 let p = x + f
                 let v0 = AVX512Vector.load(p), v1 = AVX512Vector.load(p + c1), v2 = AVX512Vector.load(p + 2 * c1)
                 a.0 = a.0.addingProduct(v0, k.0); a.0 = a.0.addingProduct(v1, k.1)
@@ -306,7 +297,7 @@ public enum Depthwise3x3s1AVX512 {
             if rowCount > 2 { taps(r4, k2, &a2); taps(r4, k1, &a3) }
             if rowCount > 2 { taps(r5, k2, &a3) }
             let b = AVX512Vector.load(table + 9 * span + c)
-            @inline(__always) func store(_ a: Px, _ output: UnsafeMutablePointer<Float>) {
+            @inline(__always) func store(_ a: Three, _ output: UnsafeMutablePointer<Float>) {
                 let o = UnsafeMutableRawPointer(output + f)
                 o.storeBytes(of: activation(a.0 + b, channel: c), as: SIMD16<Float>.self)
                 (o + 4 * c1).storeBytes(of: activation(a.1 + b, channel: c), as: SIMD16<Float>.self)
@@ -327,16 +318,8 @@ public enum Depthwise3x3s1AVX512 {
         }
         guard pixel < pixels else { return }
         let f = pixel * channels
-        let rest = count - f
-        switch rowCount {
-        case 4:
-            sweepFour((r0 + f, r1 + f, r2 + f, r3 + f, r4 + f, r5 + f), channels, table, rest,
-                      (outputs.0 + f, outputs.1 + f, outputs.2 + f, outputs.3 + f), activation)
-        case 2:
-            sweep((r0 + f, r1 + f, r2 + f, r3 + f), channels, table, rest, (outputs.0 + f, outputs.1 + f), twoRows: true, activation)
-        default:
-            sweep((r0 + f, r1 + f, r2 + f, r2 + f), channels, table, rest, (outputs.0 + f, outputs.0 + f), twoRows: false, activation)
-        }
+        sweepFlat((r0 + f, r1 + f, r2 + f, r3 + f, r4 + f, r5 + f), channels, table, count - f,
+                  (outputs.0 + f, outputs.1 + f, outputs.2 + f, outputs.3 + f), R.self, activation)
     }
 }
 
