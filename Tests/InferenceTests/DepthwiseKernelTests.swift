@@ -58,13 +58,9 @@ import _TestSupport
     @Test(.avx512, arguments: [8, 16, 24, 28, 42, 64, 96], ActivationKind.allCases)
     func rowMatchesTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
         // 13 output pixels: whole blocks of four vectors, single vectors and a partial tail for every channel count.
-        let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
-        var generator = SplitMix64(seed: UInt64(channels))
-        let input = (0..<(3 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
-        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
-        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
-        let slopes = (0..<channels).map { _ in generator.unitFloat() }
-        let table = Depthwise3x3s1AVX512.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        let pixels = 13, rowFloats = (pixels + 2) * channels
+        let (input, weights, bias, slopes, table) = Self.stride1Layer(channels: channels, rows: 3, rowFloats: rowFloats,
+                                                                      seed: UInt64(channels), kind)
         let count = pixels * channels
         var output = [Float](repeating: .nan, count: count + 16)
         input.withUnsafeBufferPointer { x in
@@ -86,13 +82,9 @@ import _TestSupport
     @Test(.avx512, arguments: [16, 24, 32, 64, 96], ActivationKind.allCases)
     func twoAndFourRowsMatchTheScalarSumsBitForBit(_ channels: Int, _ kind: ActivationKind) {
         // 13 output pixels: four blocks of three and one more, or whole vectors and a tail.
-        let pixels = 13, inWidth = pixels + 2, rowFloats = inWidth * channels
-        var generator = SplitMix64(seed: UInt64(channels) + 29)
-        let input = (0..<(6 * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
-        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
-        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
-        let slopes = (0..<channels).map { _ in generator.unitFloat() }
-        let table = Depthwise3x3s1AVX512.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        let pixels = 13, rowFloats = (pixels + 2) * channels
+        let (input, weights, bias, slopes, table) = Self.stride1Layer(channels: channels, rows: 6, rowFloats: rowFloats,
+                                                                      seed: UInt64(channels) + 29, kind)
         let count = pixels * channels
         for rows in [2, 4] {
             let empty = [Float](repeating: .nan, count: count + 16)
@@ -163,6 +155,19 @@ import _TestSupport
         }
         expectRow(output, stride: 2, input: input, rowFloats: rowFloats, weights: weights, bias: bias, slopes: slopes,
                   channels: channels, pixels: pixels, kind)
+    }
+
+    /// Random input rows (`rows` of `rowFloats`, plus the read slack), a
+    /// layer's weights, biases and slopes, and their packed table.
+    private static func stride1Layer(channels: Int, rows: Int, rowFloats: Int, seed: UInt64, _ kind: ActivationKind)
+        -> (input: [Float], weights: [Float], bias: [Float], slopes: [Float], table: [Float]) {
+        var generator = SplitMix64(seed: seed)
+        let input = (0..<(rows * rowFloats + 16)).map { _ in generator.unitFloat() * 2 - 1 }
+        let weights = (0..<(9 * channels)).map { _ in generator.unitFloat() - 0.5 }
+        let bias = (0..<channels).map { _ in generator.unitFloat() * 2 - 1 }
+        let slopes = (0..<channels).map { _ in generator.unitFloat() }
+        let table = Depthwise3x3s1AVX512.pack(weights: weights, bias: bias, slopes: kind == .prelu ? slopes : nil, channels: channels)
+        return (input, weights, bias, slopes, table)
     }
 
     /// A row sweep's `output` against the 8-lane kernel's sums, in its order
