@@ -243,6 +243,11 @@ QPW_AVX2_TARGET void facepipe_qpw_u8s8_6x8_avx2(const facepipe_qpw_params *param
     // BlazeFace's projections: no activation before the residual, ReLU after it.
     if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_RELU) {
         qpw_avx2(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_RELU);
+    } else if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_NONE) {
+        // YuNet-s's 1×1 layers: no activation (ReLU follows the depthwise
+        // layer); with the kinds known the epilogue's activation switches
+        // fold away (a streamed YuNet-s column 5 % faster).
+        qpw_avx2(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_NONE);
     } else {
         qpw_avx2(p, p->first, p->second);
     }
@@ -512,6 +517,11 @@ QPW_VNNI_TARGET void facepipe_qpw_u8s8_8x32_avx512vnni(const facepipe_qpw_params
     // BlazeFace's projections: no activation before the residual, ReLU after it.
     if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_RELU) {
         qpw_avx512vnni(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_RELU);
+    } else if (p->first == FACEPIPE_QPW_NONE && p->second == FACEPIPE_QPW_NONE) {
+        // YuNet-s's 1×1 layers: no activation (ReLU follows the depthwise
+        // layer); with the kinds known the epilogue's activation switches
+        // fold away (a streamed YuNet-s column 5 % faster).
+        qpw_avx512vnni(p, FACEPIPE_QPW_NONE, FACEPIPE_QPW_NONE);
     } else {
         qpw_avx512vnni(p, p->first, p->second);
     }

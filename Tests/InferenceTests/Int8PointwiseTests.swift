@@ -46,6 +46,8 @@ import _TestSupport
         (3, Int8PointwiseWeights.largestInputChannels, 20, 0, .none, .relu),
         // Tiles quantized as flat vectors (a multiple of 4 channels from 16 to 128): vectors within one pixel, across two, the largest.
         (40, 16, 16, 16, .none, .relu), (61, 20, 24, 0, .relu, .none), (33, 128, 16, 0, .none, .none), (19, 132, 8, 0, .none, .relu),
+        // YuNet-s's shapes: 16, 32 or 64 channels quantized as whole vectors, no activation (its own specialisation), with and without a residual.
+        (23, 16, 32, 0, .none, .none), (29, 32, 32, 0, .none, .none), (37, 64, 64, 0, .none, .none), (15, 32, 32, 32, .none, .none),
     ]
 
     @Test(arguments: Int8PointwiseKernel.all, cases)
