@@ -99,6 +99,19 @@ import Testing
         }
     }
 
+    @Test func aNegativeByteBoundIsRefusedBeforeAnythingIsWritten() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let plan = try redSquarePipeline().compile(modelsDirectory: out)
+        var configuration = RunConfiguration(outputDirectory: out.appendingPathComponent("never"), workers: 2)
+        configuration.reorderBytes = -1
+        await #expect(throws: PipelineError.invalidRunConfiguration("reorder bytes -1 must not be negative")) {
+            _ = try await PipelineRunner.run(plan, inputs: [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 2))],
+                                             configuration: configuration, toolVersion: "test")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("never").path))
+    }
+
     /// A stage's input frame is moved to it, not copied: a stage that takes
     /// the pixels out of its frame (as `Annotate` does) writes on them in
     /// place. Failed when the runner passed its own copy (every annotated

@@ -70,13 +70,16 @@ public struct RunConfiguration: Sendable {
     }
 
     /// The configuration's checks (``validateFlags(workers:resume:overwrite:outputTar:redactedShards:copyUnknown:)``
-    /// and the reorder window), before a run reads or writes anything.
+    /// and the reorder window and bytes), before a run reads or writes anything.
     func validate() throws(PipelineError) {
         try Self.validateFlags(workers: workers, resume: resume, overwrite: overwrite, outputTar: outputTar,
                                redactedShards: redactedShards, copyUnknown: copyUnknown)
         try video.selection.validate()
         guard reorderWindow >= workers else {
             throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
+        }
+        guard reorderBytes >= 0 else {
+            throw .invalidRunConfiguration("reorder bytes \(reorderBytes) must not be negative")
         }
     }
 
