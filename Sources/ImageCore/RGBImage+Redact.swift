@@ -59,11 +59,13 @@ extension RGBImage {
         case .fill:
             return [UInt8](repeating: 0, count: w * h * 3)
         case .pixelate:
-            return pixelated(x0: x0, y0: y0, x1: x1, y1: y1, region: region, cell: max(1, Int(strength.rounded(.up))))
+            // Cells of a million pixels or more all cover the whole patch alike.
+            return pixelated(x0: x0, y0: y0, x1: x1, y1: y1, region: region, cell: max(1, Int(min(strength, 1_048_576).rounded(.up))))
         case .blur:
             // Three box passes of width 2r + 1 have variance 3·((2r+1)² − 1)/12 = r(r+1).
-            let sigma = max(strength, 0.5)
-            let radius = max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5))
+            // A radius of at most 32767 (`BoxAverage`): a sigma of 32767 px or more blurs alike.
+            let sigma = min(max(strength, 0.5), 32767)
+            let radius = min(max(1, Int(((4 * sigma * sigma + 1).squareRoot() - 1) / 2 + 0.5)), 32767)
             // Blur a larger window so the region sees its surroundings, not a copied edge.
             let context = 3 * radius
             let bx0 = max(0, x0 - context), bx1 = min(width, x1 + context)
@@ -104,40 +106,5 @@ extension RGBImage {
             }
         }
         return out
-    }
-
-    /// `passes` horizontal and vertical box filters of width `2·radius + 1`,
-    /// edges repeated, each sum rounded back to a byte.
-    func boxBlurred(radius: Int, passes: Int) -> RGBImage {
-        var values = pixels.map { Int32($0) }
-        var scratch = values
-        for _ in 0..<passes {
-            Self.boxPass(&values, into: &scratch, count: width, lines: height, step: 3, lineStep: width * 3, radius: radius)
-            Self.boxPass(&scratch, into: &values, count: height, lines: width, step: width * 3, lineStep: 3, radius: radius)
-        }
-        return RGBImage(width: width, height: height, pixels: values.map { UInt8(truncatingIfNeeded: $0) })
-    }
-
-    /// One box filter along `lines` lines of `count` pixels (`step` apart,
-    /// lines `lineStep` apart), a running sum with the edge pixels repeated.
-    private static func boxPass(_ source: inout [Int32], into target: inout [Int32], count: Int, lines: Int,
-                                step: Int, lineStep: Int, radius: Int) {
-        let width = Int32(2 * radius + 1)
-        source.withUnsafeBufferPointer { source in
-            target.withUnsafeMutableBufferPointer { target in
-                for line in 0..<lines {
-                    for channel in 0..<3 {
-                        let base = line * lineStep + channel
-                        @inline(__always) func at(_ i: Int) -> Int32 { source[base + min(max(i, 0), count - 1) * step] }
-                        var sum: Int32 = 0
-                        for i in -radius...radius { sum += at(i) }
-                        for i in 0..<count {
-                            target[base + i * step] = (sum + width / 2) / width
-                            sum += at(i + radius + 1) - at(i - radius)
-                        }
-                    }
-                }
-            }
-        }
     }
 }
