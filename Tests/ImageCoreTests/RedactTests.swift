@@ -76,6 +76,18 @@ import Testing
         #expect(image == source)
     }
 
+    /// A blur sigma or cell size far beyond the picture (the library call
+    /// takes any finite value) redacts the region like the largest one.
+    @Test(arguments: [RedactionStyle.blur, .pixelate])
+    func hugeStrengthsRedactLikeTheLargest(_ style: RedactionStyle) {
+        let source = TestImages.noise(width: 48, height: 40)
+        var huge = source, largest = source
+        huge.redact(Rect(x: 8, y: 6, width: 30, height: 26), feather: 4, style: style, strength: 1e30)
+        largest.redact(Rect(x: 8, y: 6, width: 30, height: 26), feather: 4, style: style, strength: style == .blur ? 32767 : 1_048_576)
+        #expect(huge == largest)
+        #expect(huge.pixel(x: 20, y: 20) != source.pixel(x: 20, y: 20))
+    }
+
     @Test func redactingTwiceGivesTheSameBytes() {
         var a = TestImages.noise(width: 300, height: 200), b = a
         a.redact(Rect(x: 40, y: 30, width: 180, height: 150), feather: 30, style: .blur, strength: 27)
