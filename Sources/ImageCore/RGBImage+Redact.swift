@@ -33,20 +33,36 @@ extension RGBImage {
         let innerX0 = region.x + half, innerX1 = region.x + region.width - half
         let innerY0 = region.y + half, innerY1 = region.y + region.height - half
         let patchWidth = x1 - x0
-        for y in y0..<y1 {
-            let cy = Float(y) + 0.5
-            let dy = max(innerY0 - cy, 0, cy - innerY1)
-            for x in x0..<x1 {
-                let cx = Float(x) + 0.5
-                let dx = max(innerX0 - cx, 0, cx - innerX1)
-                let distance = (dx * dx + dy * dy).squareRoot()
-                // Weight in 1/256 steps: 256 inside, 128 on the outline, 0 at `ramp`.
-                let weight = Int(min(max((ramp - distance) / ramp, 0), 1) * 256 + 0.5)
-                guard weight > 0 else { continue }
-                let i = (y * width + x) * 3, p = ((y - y0) * patchWidth + (x - x0)) * 3
-                for channel in 0..<3 {
-                    let blended = Int(pixels[i + channel]) * (256 - weight) + Int(patch[p + channel]) * weight + 128
-                    pixels[i + channel] = UInt8(truncatingIfNeeded: blended >> 8)
+        // Each column's dx², the same product the distance takes per pixel.
+        let columnSquares = (x0..<x1).map { x -> Float in
+            let cx = Float(x) + 0.5
+            let dx = max(innerX0 - cx, 0, cx - innerX1)
+            return dx * dx
+        }
+        let rowBytes = width * 3
+        pixels.withUnsafeMutableBufferPointer { image in
+            patch.withUnsafeBufferPointer { patch in
+                for y in y0..<y1 {
+                    let cy = Float(y) + 0.5
+                    let dy = max(innerY0 - cy, 0, cy - innerY1)
+                    let rowSquare = dy * dy
+                    let target = image.baseAddress! + y * rowBytes + x0 * 3, source = patch.baseAddress! + (y - y0) * patchWidth * 3
+                    for column in 0..<patchWidth {
+                        let squares = columnSquares[column] + rowSquare, p = column * 3
+                        // Inside the inner rectangle the weight is 256: the replacement itself.
+                        if squares == 0 {
+                            target[p] = source[p]; target[p + 1] = source[p + 1]; target[p + 2] = source[p + 2]
+                            continue
+                        }
+                        let distance = squares.squareRoot()
+                        // Weight in 1/256 steps: 256 inside, 128 on the outline, 0 at `ramp`.
+                        let weight = Int(min(max((ramp - distance) / ramp, 0), 1) * 256 + 0.5)
+                        guard weight > 0 else { continue }
+                        for channel in 0..<3 {
+                            let blended = Int(target[p + channel]) * (256 - weight) + Int(source[p + channel]) * weight + 128
+                            target[p + channel] = UInt8(truncatingIfNeeded: blended >> 8)
+                        }
+                    }
                 }
             }
         }
