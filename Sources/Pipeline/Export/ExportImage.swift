@@ -3,8 +3,10 @@
 package struct ExportImage: Sendable {
     package var archive: String
     package var entry: String
-    /// The entry's position in its input (the manifest's `index`).
+    /// The entry's position in its input (the manifest's `index`; a video's, for its frames).
     package var index: Int
+    /// A video frame's index in its video (the manifest's `frame`); nil for a still image.
+    package var frame: Int?
     /// Upright size in pixels.
     package var width: Int
     package var height: Int
@@ -22,10 +24,19 @@ package struct ExportImage: Sendable {
         String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))
     }
 
+    /// Which picture of its input this is: an entry, or a frame of the video entry `index`.
+    struct Key: Hashable {
+        var index: Int
+        var frame: Int?
+    }
+
+    var key: Key { Key(index: index, frame: frame) }
+
     init(_ json: FinishedRun.ImageJSON, facesJSON: String, pointGroups: Set<String>) {
         archive = json.archive
         entry = json.entry
         index = json.index
+        frame = json.frame
         width = json.width
         height = json.height
         exifOrientation = json.exif_orientation

@@ -43,16 +43,18 @@ package struct FinishedRun: Sendable {
         do { table = try ManifestTable(csv: manifestText) } catch {
             throw .unreadableRun(file: Self.shown("manifest.csv", in: directory), reason: error.description)
         }
-        let archive = ManifestTable.column("archive"), index = ManifestTable.column("index"), status = ManifestTable.column("status")
+        let archive = ManifestTable.column("archive"), index = ManifestTable.column("index"), frame = ManifestTable.column("frame")
+        let status = ManifestTable.column("status")
         let facesJSON = ManifestTable.column("faces_json"), face = ManifestTable.column("face")
 
-        // Rows of one image are consecutive: group them by (archive, index).
+        // Rows of one image (a still, or one frame of a video) are consecutive: group them by (archive, index, frame).
         var images: [ExportImage] = []
         var start = 0
         while start < table.rows.count {
             let first = table.rows[start]
             var end = start + 1
-            while end < table.rows.count, table.rows[end][archive] == first[archive], table.rows[end][index] == first[index] { end += 1 }
+            while end < table.rows.count, table.rows[end][archive] == first[archive], table.rows[end][index] == first[index],
+                  table.rows[end][frame] == first[frame] { end += 1 }
             defer { start = end }
             let rows = table.rows[start..<end]
             if first[status] == "error" { continue }
@@ -68,6 +70,9 @@ package struct FinishedRun: Sendable {
             }
             let json = try Self.decode(ImageJSON.self, file: name, in: folder)
             let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
+            guard image.frame == Int(first[frame]) else {
+                throw .unreadableRun(file: Self.shown(name, in: directory), reason: "frame \(image.frame.map(String.init) ?? "none"), the manifest \(first[frame].isEmpty ? "none" : first[frame])")
+            }
             let keptRows = rows.filter { $0[status] == "ok" && !$0[face].isEmpty }.count
             guard keptRows == image.faces.count else {
                 throw .unreadableRun(file: Self.shown(name, in: directory), reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")
@@ -115,6 +120,7 @@ package struct FinishedRun: Sendable {
         var archive: String
         var entry: String
         var index: Int
+        var frame: Int?
         var width: Int
         var height: Int
         var exif_orientation: Int?

@@ -9,6 +9,7 @@ import Glibc
 /// be pointed at; anything else is refused before DEST is created, naming
 /// the image and why:
 /// - an archive's entry (no image loader opens `photos.tar/a.jpg`),
+/// - a video's frame,
 /// - an image read from standard input or another stream,
 /// - an image with an EXIF orientation other than 1 (its file's pixels are
 ///   turned; the annotations' boxes and sizes are upright),
@@ -49,6 +50,7 @@ enum OriginalFiles {
             throw refuse("run.json records no path for the input \(image.archive)")
         }
         guard path != "-" else { throw refuse("it was read from standard input") }
+        if let frame = image.frame { throw refuse("it is frame \(frame) of a video, not a file of its own") }
         var status = stat()
         guard stat(path, &status) == 0 else { throw refuse("\(path): \(OSReason(errno: errno))") }
         let file: String

@@ -1,9 +1,12 @@
 import Foundation
 import ImageCodecs
+import ImageCore
 
 /// The clean upright pictures of a run's images, read again from the run's
 /// inputs: decoded and turned by their EXIF orientation (`DecodedImage`'s
-/// `uprightImage()`, what ``Decode`` and ``Orient`` do in a run) and
+/// `uprightImage()`, what ``Decode`` and ``Orient`` do in a run), a video
+/// frame decoded again (every frame of the video is decoded; those the
+/// manifest lists are kept) and turned by its container's rotation, each
 /// encoded as PNG by ``FastPNGEncoder`` (lossless, same bytes every time).
 ///
 /// Each input is opened from the path run.json records (relative paths from
@@ -22,19 +25,31 @@ enum UprightImages {
             remaining = remaining.dropFirst(wanted.count)
             guard !wanted.isEmpty else { continue }
             let (path, expected) = try recorded(input)
-            var byIndex: [Int: ExportImage] = [:]
-            for image in wanted { byIndex[image.index] = image }
+            var wantedImages: [ExportImage.Key: ExportImage] = [:]
+            for image in wanted { wantedImages[image.key] = image }
             // Checked against run.json before a single picture is written.
             var source = try VerifiedInput.open(path, sha256: expected, bytes: input.bytes)
             do {
                 while let item = try source.next() {
-                    guard case .entry(let entry) = item, let image = byIndex[entry.index] else { continue }
-                    let decoded = try decoder.decode(entry.data, options: DecodeOptions(maxPixels: 1_000_000_000))
-                    guard decoded.uprightWidth == image.width, decoded.uprightHeight == image.height else {
-                        throw ExportError.inputChanged(input: path, reason: "\(entry.name) is \(decoded.uprightWidth)×\(decoded.uprightHeight), the run saw \(image.width)×\(image.height)")
+                    let picture: RGBImage, name: String, image: ExportImage
+                    switch item {
+                    case .entry(let entry):
+                        guard let wanted = wantedImages[ExportImage.Key(index: entry.index, frame: nil)] else { continue }
+                        let decoded = try decoder.decode(entry.data, options: DecodeOptions(maxPixels: 1_000_000_000))
+                        (picture, name, image) = (decoded.uprightImage(), entry.name, wanted)
+                    case .frame(let frame):
+                        guard let wanted = wantedImages[ExportImage.Key(index: frame.index, frame: frame.frame)] else { continue }
+                        // Turned by the container's rotation, as ``Orient`` turns it in a run.
+                        let orientation = ExifOrientation(rawValue: frame.exifOrientation) ?? .topLeft
+                        (picture, name, image) = (orientation == .topLeft ? frame.image : frame.image.oriented(orientation), frame.name, wanted)
+                    case .unreadable, .skipped:
+                        continue
                     }
-                    try body(image, try FastPNGEncoder.encode(decoded.uprightImage()))
-                    byIndex[entry.index] = nil
+                    guard picture.width == image.width, picture.height == image.height else {
+                        throw ExportError.inputChanged(input: path, reason: "\(name) is \(picture.width)×\(picture.height), the run saw \(image.width)×\(image.height)")
+                    }
+                    try body(image, try FastPNGEncoder.encode(picture))
+                    wantedImages[image.key] = nil
                 }
                 let digest = try source.digest()
                 guard digest?.sha256 == expected else {
@@ -45,7 +60,7 @@ enum UprightImages {
             } catch {
                 throw .inputChanged(input: path, reason: "\(error)")
             }
-            if let missing = byIndex.values.min(by: { $0.index < $1.index }) {
+            if let missing = wantedImages.values.min(by: { ($0.index, $0.frame ?? -1) < ($1.index, $1.frame ?? -1) }) {
                 throw .inputChanged(input: path, reason: "entry \(missing.index) (\(missing.entry)) is gone")
             }
         }

@@ -10,10 +10,10 @@ import Glibc
 /// a single entry is given out, so nothing is written from a file that is
 /// not the one the run read.
 ///
-/// - a regular file (archive or image): opened once through ``RegularFile``
-///   (no link as its last component, never a FIFO, device or socket), its
-///   size compared with run.json's, hashed, then read again from the same
-///   descriptor;
+/// - a regular file (archive, image or video): opened once through
+///   ``RegularFile`` (no link as its last component, never a FIFO, device
+///   or socket), its size compared with run.json's, hashed, then read again
+///   from the same descriptor (a video's every frame, decoded);
 /// - a folder: a first pass hashes its files as the run did
 ///   (``FolderEntrySource``, links never followed), stopping as soon as
 ///   they hold more bytes than run.json records; a second pass gives the entries.
@@ -54,9 +54,9 @@ enum VerifiedInput {
         guard digest.sha256 == expected else {
             throw .inputChanged(input: path, reason: "its SHA-256 is \(digest.sha256), the run read \(expected)")
         }
-        var head = [UInt8](repeating: 0, count: 8)
-        let count = head.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) }
-        if count > 0, ImageFormat(sniffing: head[0..<count]) != nil {
+        var head = [UInt8](repeating: 0, count: max(8, VideoReading.sniffedBytes))
+        let count = max(0, head.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) })
+        if count > 0, ImageFormat(sniffing: head[0..<min(count, 8)]) != nil {
             let data: [UInt8]
             do {
                 data = try file.readAll(limit: Int64(maxEntryBytes))
@@ -65,6 +65,14 @@ enum VerifiedInput {
             }
             let name = URL(fileURLWithPath: path).lastPathComponent
             return ImageBytesSource(entry: ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))
+        }
+        if VideoReading.isVideo(head[0..<count]) {
+            // Every frame, whatever the run chose: the export takes the frames its manifest lists.
+            do {
+                return VideoFileEntrySource(file: try OpenFile(duplicating: file.descriptor, size: file.size, path: path), reading: .standard)
+            } catch {
+                throw .inputChanged(input: path, reason: "\(error)")
+            }
         }
         guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {
             throw .inputChanged(input: path, reason: String(cString: strerror(errno)))

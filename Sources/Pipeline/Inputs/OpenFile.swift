@@ -41,6 +41,17 @@ final class OpenFile: @unchecked Sendable {
         size = Int64(status.st_size)
     }
 
+    /// A second descriptor of a regular file already opened and checked
+    /// (`dup`), for a reader that must read the bytes that were checked, not
+    /// whatever the path names now.
+    init(duplicating checked: Int32, size: Int64, path: String) throws {
+        let fd = fcntl(checked, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { throw FolderUnreadable(path: path, code: errno) }
+        descriptor = fd
+        self.size = size
+        self.path = path
+    }
+
     deinit { close(descriptor) }
 
     /// The first `count` bytes (fewer in a shorter file).

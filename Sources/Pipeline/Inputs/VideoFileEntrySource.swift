@@ -20,11 +20,17 @@ struct VideoFileEntrySource: EntrySource {
         self.reading = reading
     }
 
+    /// The video of a file already open (export reading the file it checked).
+    init(file: OpenFile, reading: VideoReading) {
+        self.init(path: file.path, reading: reading)
+        self.file = file
+    }
+
     mutating func next() throws -> SourceItem? {
         let rawName = Array(URL(fileURLWithPath: path).lastPathComponent.utf8)
         if !started {
             started = true
-            let file = try OpenFile(path: path, followLinks: true)
+            let file = try self.file ?? OpenFile(path: path, followLinks: true)
             self.file = file
             do {
                 frames = try reading.frames(of: file, index: 0, rawName: rawName)
