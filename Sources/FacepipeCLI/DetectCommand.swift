@@ -6,13 +6,14 @@ import Pipelines
 
 /// `facepipe detect [options] FILES…`: the `detect` pipeline (the `faces`
 /// pipeline's detection and confidence filter, with its defaults and its
-/// model checks) over image files, one JSON line per file on stdout.
+/// model checks) over image and video files, one JSON line per image or
+/// video frame on stdout.
 /// `make eval` scores these lines against labelled boxes; it is also handy
 /// for checking a single photo.
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect faces in image files and print one JSON line per file (upright pixels).",
+        abstract: "Detect faces in image or video files and print one JSON line per image or frame (upright pixels).",
         discussion: """
             Runs the same detection and confidence filter as the `faces` pipeline, with \
             the same defaults (see `facepipe describe detect`). Each line is \
@@ -20,7 +21,9 @@ struct DetectCommand: AsyncParsableCommand {
             kept faces in pixels of the upright image (EXIF orientation applied), in the \
             detector's order (highest score first). Boxes are axis-aligned; for a face \
             turned in-plane by more than 10° the box grows with the roll, so that it matches \
-            a label of the face's own size and one drawn around the turned face. A file that cannot be read or decoded \
+            a label of the face's own size and one drawn around the turned face. A video \
+            (MP4, MOV, MKV, WebM) gives a line per frame, with its "frame" (0-based) and \
+            "time" (seconds), turned by the container's rotation. A file that cannot be read or decoded \
             gives {"file", "error"} and the exit status is 1; the other files are still \
             processed. Models are verified by SHA-256 before the first file (exit 2 when \
             one is missing or wrong).
@@ -47,11 +50,11 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
 
-    @Argument(help: "JPEG or PNG files.")
+    @Argument(help: "JPEG or PNG files, or videos (a line per frame).")
     var files: [String]
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+        guard !files.isEmpty else { throw ValidationError("give at least one image or video file") }
     }
 
     func run() async throws {
@@ -61,7 +64,7 @@ struct DetectCommand: AsyncParsableCommand {
         let plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
         let summary: RunSummary
         do {
-            summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageFile(path: $0) },
+            summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageOrVideoFile(path: $0) },
                                                             output: FileHandle.standardOutput,
                                                             workers: workers ?? RunConfiguration.defaultWorkers)
         } catch {

@@ -4,7 +4,9 @@ import Foundation
 /// (`facepipe detect`): `{"file", "width", "height", "faces": [{"x", "y",
 /// "w", "h", "score"}]}` with the kept faces in upright-image pixels, or
 /// `{"file", "error"}` for an input or entry that failed. `file` is the
-/// input's name as given; an archive's entries add `#<entry>`.
+/// input's name as given; an archive's entries add `#<entry>`; a video
+/// file's frames are lines of the file with its `frame` (0-based, counting
+/// every decoded frame) and `time` (seconds, to the microsecond).
 final class JSONLinesWriter: EntryWriter {
     private let output: FileHandle
     private let encoder: JSONEncoder
@@ -26,7 +28,7 @@ final class JSONLinesWriter: EntryWriter {
     func markInterrupted() { summary.interrupted = true }
 
     func write(_ item: SequencedOutcome) throws {
-        let file = item.entryName.isEmpty || item.archiveName.hasSuffix(item.entryName)
+        var file = item.entryName.isEmpty || item.archiveName.hasSuffix(item.entryName)
             ? item.archiveName : "\(item.archiveName)#\(item.entryName)"
         let line: Data
         switch item.outcome {
@@ -37,7 +39,11 @@ final class JSONLinesWriter: EntryWriter {
             summary.faces += record.faces.count
             summary.keptFaces += kept.count
             summary.megapixels += Double(record.width * record.height) / 1e6
-            line = try encoder.encode(Line(file: file, width: record.width, height: record.height, faces: kept.map {
+            // A video file's frame (`<file name>#<frame>`): the file's line with its frame and time.
+            if record.frame != nil, item.entryName.hasPrefix(Self.lastComponent(of: item.archiveName) + "#") { file = item.archiveName }
+            // The time to the microsecond, as the manifest gives it.
+            line = try encoder.encode(Line(file: file, frame: record.frame, time: record.time.map { ($0 * 1_000_000).rounded() / 1_000_000 }, width: record.width, height: record.height,
+                                           faces: kept.map {
                 Line.Face(x: $0.box.x, y: $0.box.y, w: $0.box.width, h: $0.box.height, score: $0.confidence)
             }))
         case .failed(let reason, _, _):
@@ -61,9 +67,15 @@ final class JSONLinesWriter: EntryWriter {
         }
 
         let file: String
+        let frame: Int?
+        let time: Double?
         let width: Int
         let height: Int
         let faces: [Face]
+    }
+
+    private static func lastComponent(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     }
 
     private struct ErrorLine: Encodable {
