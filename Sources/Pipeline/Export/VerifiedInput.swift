@@ -15,8 +15,9 @@ import Glibc
 ///   or socket), its size compared with run.json's, hashed, then read again
 ///   from the same descriptor (a video's every frame, decoded);
 /// - a folder: a first pass hashes its files as the run did
-///   (``FolderEntrySource``, links never followed), stopping as soon as
-///   they hold more bytes than run.json records; a second pass gives the entries.
+///   (``FolderEntrySource``, links never followed; its videos' files, not
+///   decoded), stopping as soon as they hold more bytes than run.json
+///   records; a second pass gives the entries.
 ///
 /// Standard input and any other stream cannot be read again and is refused
 /// before it is opened. The caller compares the digest again after the
@@ -88,7 +89,9 @@ enum VerifiedInput {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let limit = recorded ?? sizeLimit
         do {
-            var pass = try RunInput.folder(path: path, name: name, maxBytes: maxEntryBytes).open()
+            // This pass only hashes: videos are refused before their first frame (no
+            // frame may have a pixel), which still lists each one's file in the digest.
+            var pass = try RunInput.folder(path: path, name: name, maxBytes: maxEntryBytes).open(VideoReading(maxPixels: 0))
             var read: Int64 = 0
             while let item = try pass.next() {
                 guard case .entry(let entry) = item else { continue }
