@@ -71,19 +71,22 @@ extension RunInput {
     /// frames when it starts as a video container (``videoFile(path:name:)``),
     /// otherwise the image (``imageFile(path:name:maxBytes:)``), whose source
     /// reports a file that cannot be opened or decoded as its entry's error.
+    /// Opened without waiting (a FIFO's open would wait for a writer), and
+    /// sniffed only when it is a regular file.
     public static func imageOrVideoFile(path: String) -> RunInput {
-        let fd = openForReading(path)
+        let fd = openForReading(path, waiting: false)
         guard fd >= 0 else { return .imageFile(path: path) }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .imageFile(path: path) }
         var signature = [UInt8](repeating: 0, count: VideoReading.sniffedBytes)
         let count = signature.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        var status = stat()
-        let regular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-        return regular && count > 0 && VideoReading.isVideo(signature[0..<count]) ? .videoFile(path: path) : .imageFile(path: path)
+        return count > 0 && VideoReading.isVideo(signature[0..<count]) ? .videoFile(path: path) : .imageFile(path: path)
     }
 }
 
 /// `open(2)` read-only; outside `RunInput`, whose `open` would shadow it.
-private func openForReading(_ path: String) -> Int32 {
-    open(path, O_RDONLY | O_CLOEXEC)
+/// `waiting: false` adds `O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer.
+private func openForReading(_ path: String, waiting: Bool = true) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC | (waiting ? 0 : O_NONBLOCK))
 }
