@@ -23,7 +23,8 @@ struct DetectCommand: AsyncParsableCommand {
             turned in-plane by more than 10° the box grows with the roll, so that it matches \
             a label of the face's own size and one drawn around the turned face. A video \
             (MP4, MOV, MKV, WebM) gives a line per frame, with its "frame" (0-based) and \
-            "time" (seconds), turned by the container's rotation. A file that cannot be read or decoded \
+            "time" (seconds), turned by the container's rotation; --every N or --fps F \
+            searches fewer frames, as `facepipe run` does. A file that cannot be read or decoded \
             gives {"file", "error"} and the exit status is 1; the other files are still \
             processed. Models are verified by SHA-256 before the first file (exit 2 when \
             one is missing or wrong).
@@ -50,11 +51,18 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
     var models: String?
 
+    @Option(name: .long, help: ArgumentHelp("Videos: search frames 0, N, 2N… (default: every frame).", valueName: "N"))
+    var every: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Videos: search F frames per second, each the frame nearest to k/F s (default: every frame).", valueName: "F"))
+    var fps: Double?
+
     @Argument(help: "JPEG or PNG files, or videos (a line per frame).")
     var files: [String]
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image or video file") }
+        do { _ = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
@@ -62,11 +70,14 @@ struct DetectCommand: AsyncParsableCommand {
                                                     canvasArithmetic: Self.defaults.canvasArithmetic),
                                         minConfidence: minConfidence)
         let plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
+        let selection: FrameSelection
+        do { selection = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw UsageFailure(message: error.description) }
         let summary: RunSummary
         do {
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageOrVideoFile(path: $0) },
                                                             output: FileHandle.standardOutput,
-                                                            workers: workers ?? RunConfiguration.defaultWorkers)
+                                                            workers: workers ?? RunConfiguration.defaultWorkers,
+                                                            video: VideoReading(selection: selection))
         } catch {
             throw UsageFailure(message: "\(error)")
         }

@@ -95,4 +95,33 @@ import Testing
         } throws: { "\($0)".contains("clip.mp4#000000") && "\($0)".contains("frame 0 of a video") }
         #expect(!FileManager.default.fileExists(atPath: dest.path))
     }
+
+    /// A tar holding a clip beside a still: its frames are exported from the
+    /// member as from a file (the tar checked against run.json first).
+    @Test func aTarsClipExportsItsFrames() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try VideoClips.movingSquare(input.appendingPathComponent("clip.mkv"), frames: 3)
+        try VideoClips.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=40x30", "-frames:v", "1"], output: input.appendingPathComponent("still.png"))
+        let tar = folder.appendingPathComponent("input.tar")
+        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/tar"), arguments: ["-cf", tar.path, "-C", input.path, "clip.mkv", "still.png"])
+        process.waitUntilExit()
+        let run = folder.appendingPathComponent("run")
+        _ = try await VideoInputTests.run([try RunInput.fromArgument(tar.path)], out: run, framesAsImages: false)
+        let dest = folder.appendingPathComponent("wider")
+        let summary = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        #expect(summary.images == 4 && summary.faces == 3)
+        let lines = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        try #require(lines.count == 12)
+        #expect(stride(from: 0, to: 12, by: 3).map { lines[$0] } == ["input.tar/clip.mkv#000000.png", "input.tar/clip.mkv#000001.png",
+                                                                   "input.tar/clip.mkv#000002.png", "input.tar/still.png.png"])
+        for frame in 0..<3 {
+            let png = try ImageDecoder.decode(Array(Data(contentsOf: dest.appendingPathComponent("images/" + lines[3 * frame]))))
+            let red = Self.redBox(png.image), box = lines[3 * frame + 2].split(separator: " ").prefix(4).compactMap { Int($0) }
+            #expect(red.count == 4 && zip(box, red).allSatisfy { abs($0 - $1) <= 1 }, "\(lines[3 * frame]): box \(box), red square \(red)")
+        }
+    }
 }

@@ -46,4 +46,21 @@ import Testing
         #expect(x.map { $0 - x[0] } == [0, 4, 8, 12])
         #expect(lines[6...].allSatisfy { $0["width"] as? Int == 120 && $0["height"] as? Int == 160 && ($0["faces"] as! [Any]).count == 1 })
     }
+
+    /// `detect --every 2`: only frames 0 and 2 of a 4-frame clip get a line.
+    @Test func aFrameSelectionSearchesFewerFrames() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4"), output = folder.appendingPathComponent("lines.jsonl")
+        try VideoClips.movingSquare(clip, frames: 4)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        let plan = try Self.pipeline.compile(modelsDirectory: URL(fileURLWithPath: "/nonexistent-models"))
+        _ = try await PipelineRunner.runJSONLines(plan, inputs: [RunInput.imageOrVideoFile(path: clip.path)], output: handle, workers: 2,
+                                                  video: VideoReading(selection: .every(2)))
+        try handle.close()
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(lines.map { $0["frame"] as? Int } == [0, 2])
+    }
 }

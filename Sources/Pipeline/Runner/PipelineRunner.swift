@@ -100,8 +100,10 @@ public enum PipelineRunner {
     /// Runs `plan` over `inputs` and writes one JSON line per entry to
     /// `output` (`facepipe detect`): no output folder, no cache.
     public static func runJSONLines(_ plan: CompiledPipeline, inputs: [RunInput], output: FileHandle,
-                                    workers: Int, hooks: RunHooks = RunHooks()) async throws(PipelineError) -> RunSummary {
-        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: "/"), workers: workers, recompute: .everything)
+                                    workers: Int, video: VideoReading = .standard,
+                                    hooks: RunHooks = RunHooks()) async throws(PipelineError) -> RunSummary {
+        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: "/"), workers: workers, recompute: .everything,
+                                             video: video)
         try configuration.validate()
         let steps = try plan.steps(for: .everything)
         let writer = JSONLinesWriter(output: output)
