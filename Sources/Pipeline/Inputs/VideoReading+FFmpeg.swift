@@ -14,7 +14,7 @@ extension VideoReading {
     func frames(of file: OpenFile, index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
         let decoder = try VideoDecoder(.fileDescriptor(file.descriptor), name: String(decoding: rawName, as: UTF8.self),
                                        maxPixels: maxPixels)
-        let source = VideoSource(info: decoder.info, input: .fileDescriptor(file.descriptor), file: file)
+        let source = VideoSource(info: decoder.info, input: .fileDescriptor(file.descriptor), file: file, rawName: rawName)
         return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: file, source: source), index: index, rawName: rawName,
                                 selection: selection)
     }
@@ -22,7 +22,7 @@ extension VideoReading {
     /// The frames of a video held in memory (a tar member).
     func frames(of bytes: [UInt8], index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
         let decoder = try VideoDecoder(.bytes(bytes), name: String(decoding: rawName, as: UTF8.self), maxPixels: maxPixels)
-        let source = VideoSource(info: decoder.info, input: .bytes(bytes), file: nil)
+        let source = VideoSource(info: decoder.info, input: .bytes(bytes), file: nil, rawName: rawName)
         return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: nil, source: source), index: index, rawName: rawName,
                                 selection: selection)
     }

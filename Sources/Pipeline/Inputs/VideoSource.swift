@@ -12,11 +12,15 @@ package final class VideoSource: Sendable {
     package let input: VideoInput
     /// The file `input` reads (nil for a member's bytes), held open.
     let file: OpenFile?
+    /// The video's name as its input stores it (a folder's relative path, a
+    /// tar member's name, a file's name): its frames are `<rawName>#<frame>`.
+    let rawName: [UInt8]
 
-    init(info: VideoInfo, input: VideoInput, file: OpenFile?) {
+    init(info: VideoInfo, input: VideoInput, file: OpenFile?, rawName: [UInt8]) {
         self.info = info
         self.input = input
         self.file = file
+        self.rawName = rawName
     }
 
     /// The output's file name: the video's own when its extension is of the

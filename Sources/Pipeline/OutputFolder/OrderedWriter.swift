@@ -145,8 +145,7 @@ final class OrderedWriter: EntryWriter {
                     let image = deferred.drawn(rendered.record)
                     if video?.key != [item.archiveNumber, index] {
                         try finishVideo()
-                        let videoName = Array(item.rawName.prefix(upTo: item.rawName.lastIndex(of: UInt8(ascii: "#")) ?? item.rawName.endIndex))
-                        let claimed = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: videoName, index: index)
+                        let claimed = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: origin.source.rawName, index: index)
                         var name = origin.source.outputName("images/\(folder)/\(claimed)")
                         while !keptImageNames.insert(name).inserted { name = origin.source.outputName(name + "~") }
                         video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
