@@ -21,6 +21,28 @@ import Testing
         return x1 < 0 ? [] : [x0, y0, x1 - x0 + 1, y1 - y0 + 1]
     }
 
+    /// `run` exported as WIDER into `dest`: the summary and the annotation
+    /// file's lines (per image: its path, its face count, its boxes).
+    static func widerExport(of run: URL, to dest: URL) throws -> (summary: Exporter.Summary, lines: [String]) {
+        let summary = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        let lines = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        return (summary, lines)
+    }
+
+    /// The exported picture of the image whose path is `lines[3 · i]` (one
+    /// face each), the WIDER box of its face and its red square.
+    static func exportedFrame(_ i: Int, _ lines: [String], in dest: URL) throws -> (image: RGBImage, box: [Int], red: [Int]) {
+        let png = try ImageDecoder.decode(Array(Data(contentsOf: dest.appendingPathComponent("images/" + lines[3 * i]))))
+        let box = lines[3 * i + 2].split(separator: " ").prefix(4).compactMap { Int($0) }
+        return (png.image, box, redBox(png.image))
+    }
+
+    /// Whether a box and a red square agree to a pixel.
+    static func agree(_ box: [Int], _ red: [Int]) -> Bool {
+        box.count == 4 && red.count == 4 && zip(box, red).allSatisfy { abs($0 - $1) <= 1 }
+    }
+
     /// A phone clip (stored 160×120, shown turned 90°), run writing one
     /// video out: the WIDER export lists its five frames, each a clean
     /// upright PNG whose red square is where the run's box is.
@@ -32,19 +54,15 @@ import Testing
         let run = folder.appendingPathComponent("run")
         _ = try await VideoInputTests.run([try RunInput.fromArgument(clip.path)], out: run, framesAsImages: false)
         let dest = folder.appendingPathComponent("wider")
-        let summary = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        let (summary, lines) = try Self.widerExport(of: run, to: dest)
         #expect(summary.images == 5 && summary.faces == 5)
-        let lines = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
         try #require(lines.count == 15)
         for frame in 0..<5 {
             #expect(lines[3 * frame] == String(format: "phone.mov/phone.mov#%06d.png", frame))
             #expect(lines[3 * frame + 1] == "1")
-            let png = try ImageDecoder.decode(Array(Data(contentsOf: dest.appendingPathComponent("images/" + lines[3 * frame]))))
-            #expect(png.image.width == 120 && png.image.height == 160, "frame \(frame) is upright")
-            let box = lines[3 * frame + 2].split(separator: " ").prefix(4).compactMap { Int($0) }
-            let red = Self.redBox(png.image)
-            #expect(box.count == 4 && red.count == 4 && zip(box, red).allSatisfy { abs($0 - $1) <= 1 }, "frame \(frame): box \(box), red square \(red)")
+            let (image, box, red) = try Self.exportedFrame(frame, lines, in: dest)
+            #expect(image.width == 120 && image.height == 160, "frame \(frame) is upright")
+            #expect(Self.agree(box, red), "frame \(frame): box \(box), red square \(red)")
         }
     }
 
@@ -62,10 +80,8 @@ import Testing
         let run = folder.appendingPathComponent("run")
         _ = try await VideoInputTests.run([try RunInput.fromArgument(input.path)], out: run, selection: .every(5), framesAsImages: false)
         let dest = folder.appendingPathComponent("wider")
-        let summary = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        let (summary, lines) = try Self.widerExport(of: run, to: dest)
         #expect(summary.images == 5 && summary.faces == 4)
-        let lines = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
         try #require(lines.count == 15)
         #expect(stride(from: 0, to: 15, by: 3).map { lines[$0] } == ["input/clip.mp4#000000.png", "input/clip.mp4#000005.png",
                                                                    "input/clip.mp4#000010.png", "input/clip.mp4#000015.png",
@@ -73,9 +89,8 @@ import Testing
         #expect(lines[13] == "0")
         var squares: [Int] = []
         for frame in 0..<4 {
-            let png = try ImageDecoder.decode(Array(Data(contentsOf: dest.appendingPathComponent("images/" + lines[3 * frame]))))
-            let red = Self.redBox(png.image), box = lines[3 * frame + 2].split(separator: " ").prefix(4).compactMap { Int($0) }
-            #expect(lines[3 * frame + 1] == "1" && red.count == 4 && zip(box, red).allSatisfy { abs($0 - $1) <= 1 }, "\(lines[3 * frame]): box \(box), red square \(red)")
+            let (_, box, red) = try Self.exportedFrame(frame, lines, in: dest)
+            #expect(lines[3 * frame + 1] == "1" && Self.agree(box, red), "\(lines[3 * frame]): box \(box), red square \(red)")
             squares.append(red.first ?? -1)
         }
         #expect(squares == [0, 20, 40, 60].map { squares[0] + $0 })
@@ -111,17 +126,14 @@ import Testing
         let run = folder.appendingPathComponent("run")
         _ = try await VideoInputTests.run([try RunInput.fromArgument(tar.path)], out: run, framesAsImages: false)
         let dest = folder.appendingPathComponent("wider")
-        let summary = try Exporter.export(run: run, to: dest, options: ExportOptions(format: .wider))
+        let (summary, lines) = try Self.widerExport(of: run, to: dest)
         #expect(summary.images == 4 && summary.faces == 3)
-        let lines = try String(contentsOf: dest.appendingPathComponent("wider_face_bbx_gt.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
         try #require(lines.count == 12)
         #expect(stride(from: 0, to: 12, by: 3).map { lines[$0] } == ["input.tar/clip.mkv#000000.png", "input.tar/clip.mkv#000001.png",
                                                                    "input.tar/clip.mkv#000002.png", "input.tar/still.png.png"])
         for frame in 0..<3 {
-            let png = try ImageDecoder.decode(Array(Data(contentsOf: dest.appendingPathComponent("images/" + lines[3 * frame]))))
-            let red = Self.redBox(png.image), box = lines[3 * frame + 2].split(separator: " ").prefix(4).compactMap { Int($0) }
-            #expect(red.count == 4 && zip(box, red).allSatisfy { abs($0 - $1) <= 1 }, "\(lines[3 * frame]): box \(box), red square \(red)")
+            let (_, box, red) = try Self.exportedFrame(frame, lines, in: dest)
+            #expect(Self.agree(box, red), "\(lines[3 * frame]): box \(box), red square \(red)")
         }
     }
 }

@@ -41,7 +41,7 @@ enum UprightImages {
                         guard let wanted = wantedImages[ExportImage.Key(index: frame.index, frame: frame.frame)] else { continue }
                         // Turned by the container's rotation, as ``Orient`` turns it in a run.
                         let orientation = ExifOrientation(rawValue: frame.exifOrientation) ?? .topLeft
-                        (picture, name, image) = (orientation == .topLeft ? frame.image : frame.image.oriented(orientation), frame.name, wanted)
+                        (picture, name, image) = (frame.image.oriented(orientation), frame.name, wanted)
                     case .unreadable, .skipped:
                         continue
                     }
