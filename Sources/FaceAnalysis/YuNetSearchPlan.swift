@@ -1,4 +1,5 @@
 import ImageCore
+import Inference
 
 /// Where `DetectorMode.yunet` runs YuNet-s on a picture.
 ///
@@ -12,7 +13,13 @@ import ImageCore
 /// level is searched in tiles that span its whole height, one up to
 /// `maximumTile` pixels wide (a 12 MP photo, 4032 px wide, in two), a wider
 /// level in tiles of one width (one plan per level) overlapping by at
-/// least `overlap` pixels. Square tiles of at most 1024 px, as first
+/// least `overlap` pixels, each starting on a multiple of the network's
+/// 32-px alignment. YuNet-s's score for a small face moves with the
+/// sampling grid (a 39-px face of the composite set scored 0.32 to 0.67
+/// as its crop was shifted pixel by pixel), so tiles cut anywhere gave a
+/// face's score by where the picture's width put the cut; on one grid a
+/// tile gives the scores of one pass over the whole picture, as the
+/// `yuface` reference runs it. Square tiles of at most 1024 px, as first
 /// written, searched 1.2–1.3 times a picture's pixels and saw their own cut
 /// edges; whole levels up to 4096 px wide searched 1.0 times and gave fewer
 /// false faces, but their row buffers took 60 MB more per worker
@@ -71,14 +78,30 @@ package struct YuNetSearchPlan: Sendable, Equatable {
         self.levels = levels
     }
 
-    /// Equal spans covering `0..<extent`, each at most `maximumTile` long,
-    /// neighbours overlapping by at least `overlap`; the last ends at `extent`.
+    /// Spans covering `0..<extent`, each at most `maximumTile` long,
+    /// neighbours overlapping by at least `overlap`, the last ending at
+    /// `extent`. Every span starts on a multiple of `YuNetGraph.alignment`,
+    /// so every tile samples the picture on the grid of one pass over the
+    /// whole picture, and every span pads up to one width (one plan).
     package static func spans(_ extent: Int) -> [(start: Int, length: Int)] {
         guard extent > maximumTile else { return [(0, extent)] }
-        let count = (extent - overlap + (maximumTile - overlap) - 1) / (maximumTile - overlap)
-        let length = min(maximumTile, (extent + (count - 1) * overlap + count - 1) / count)
-        return (0..<count).map { index in
-            (start: index == count - 1 ? extent - length : index * (length - overlap), length: length)
+        let a = YuNetGraph.alignment
+        func roundedUp(_ value: Int) -> Int { (value + a - 1) / a * a }
+        var count = (extent - overlap + (maximumTile - overlap) - 1) / (maximumTile - overlap)
+        while true {
+            // The padded width: the smallest that lets `count` aligned spans cover with the overlap.
+            var width = roundedUp((extent + (count - 1) * overlap + count - 1) / count)
+            while width <= maximumTile {
+                // The last span ends at `extent` and pads up to `width`; the others are `width` long.
+                let last = roundedUp(extent - width)
+                let step = roundedUp((last + count - 2) / (count - 1))
+                let starts = (0..<count).map { $0 == count - 1 ? last : $0 * step }
+                if zip(starts, starts.dropFirst()).allSatisfy({ $1 > $0 && $0 + width - $1 >= overlap }) {
+                    return starts.map { (start: $0, length: min(width, extent - $0)) }
+                }
+                width += a
+            }
+            count += 1
         }
     }
 

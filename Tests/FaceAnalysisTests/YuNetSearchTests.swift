@@ -1,6 +1,7 @@
 import FaceAnalysis
 import Foundation
 import ImageCore
+import Inference
 import Testing
 import _TestSupport
 
@@ -12,8 +13,12 @@ struct YuNetSearchTests {
         let spans = YuNetSearchPlan.spans(extent)
         #expect(spans.first?.start == 0)
         #expect(spans.last.map { $0.start + $0.length } == extent)
-        #expect(Set(spans.map(\.length)).count == 1, "one plan per level")
-        for span in spans { #expect(span.length <= YuNetSearchPlan.maximumTile) }
+        let a = YuNetGraph.alignment
+        #expect(Set(spans.map { ($0.length + a - 1) / a }).count == 1, "one plan per level")
+        for span in spans {
+            #expect(span.length <= YuNetSearchPlan.maximumTile)
+            #expect(span.start % a == 0, "\(span) starts off the whole picture's grid")
+        }
         for (a, b) in zip(spans, spans.dropFirst()) {
             #expect(a.start + a.length - b.start >= YuNetSearchPlan.overlap, "\(a) \(b)")
             #expect(b.start > a.start)
@@ -81,5 +86,43 @@ struct YuNetSearchTests {
                 #expect(match.keypoints.count == 4)
             }
         }
+    }
+
+    /// t1.jpg shrunk so its faces are 20–30 px, pasted well inside each
+    /// tile of a 3600×1000 picture: the tiles give the same faces, to the
+    /// bit, as one YuNet-s pass over the whole picture (boxes to a
+    /// thousandth of a pixel: a tile's are moved by its offset after
+    /// decoding), because every tile starts on that pass's 32-px grid (a tile starting 8 px off it moved
+    /// scores by up to 0.3 on the composite set, docs/YUNET.md).
+    @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"))
+    func tilesSeeTheWholePicturesGrid() throws {
+        let photo = try FaceTestSupport.photo("t1.jpg").downscaledAreaAverage(width: 320, height: 222)
+        let (width, height) = (3600, 1000)
+        let tiles = YuNetSearchPlan(width: width, height: height, minFacePixels: 0).levels[0].tiles
+        try #require(tiles.count == 2)
+        let origins = [(x: 500, y: 100), (x: tiles[1].x + 500, y: 600)]
+        var pixels = [UInt8](repeating: 40, count: width * height * 3)
+        for origin in origins {
+            for y in 0..<photo.height {
+                for x in 0..<photo.width {
+                    for c in 0..<3 { pixels[((origin.y + y) * width + origin.x + x) * 3 + c] = photo.pixels[(y * photo.width + x) * 3 + c] }
+                }
+            }
+        }
+        let picture = RGBImage(width: width, height: height, pixels: pixels)
+        let arithmetic = DetectorArithmetic.int8
+        let analyzer = try FaceTestSupport.analyzer()
+        let tiled = try analyzer.detect(in: picture, options: FaceDetectionOptions(mode: .yunet, minFaceSize: 0, canvasArithmetic: arithmetic))
+        let whole = try YuNetDetector(model: try analyzer.models.model(.yunet), minimumScore: 0.5,
+                                      firstConvolution: arithmetic.firstConvolution, pointwise: arithmetic.yunetPointwise).detect(picture)
+        #expect(whole.count >= 10, "two copies of t1 at 320 px: \(whole.count) faces")
+        for face in whole {
+            let same = tiled.filter { tile in
+                tile.score == face.score && [tile.box.x - face.box.x, tile.box.y - face.box.y, tile.box.width - face.box.width,
+                                              tile.box.height - face.box.height].allSatisfy { abs($0) < 1e-3 }
+            }
+            #expect(same.count == 1, "\(face.box) \(face.score): nearest tiled \(tiled.max { $0.box.intersectionOverUnion(face.box) < $1.box.intersectionOverUnion(face.box) }.map { "\($0.box) \($0.score)" } ?? "none")")
+        }
+        #expect(tiled.count == whole.count)
     }
 }
