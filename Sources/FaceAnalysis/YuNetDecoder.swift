@@ -7,7 +7,7 @@ import Inference
 /// (column·stride, row·stride); score √(σ(class)·σ(objectness)) with the
 /// logits clamped to ±88.376; box centre prior + (dx, dy)·stride, size
 /// exp(log w, log h)·stride; keypoints prior + (x, y)·stride; candidates
-/// with score ≥ 0.2, stably sorted by score, the best 1000 kept; greedy
+/// with score ≥ 0.2 (or a lower `Rows.floor`), stably sorted by score, the best 1000 kept; greedy
 /// NMS dropping a box whose IoU with a kept one exceeds 0.45; at most 512.
 package enum YuNetDecoder {
     package static let candidateThreshold: Float = 0.2
@@ -35,12 +35,19 @@ package enum YuNetDecoder {
     /// same order, as decoding the whole outputs, without holding them.
     package struct Rows {
         let width: Int
+        /// The lowest score decoded: `candidateThreshold` as libfacedetection,
+        /// or lower for a detector asked for lower scores (accurate mode's
+        /// candidates from `BlazeFaceConfirmation.candidateMinScore`).
+        let floor: Float
         /// Each level's candidates in cell order (levels are joined finest
         /// first, so ties sort as in libfacedetection).
         var candidates: [[Candidate]] = Array(repeating: [], count: YuNetGraph.strides.count)
 
-        /// For an input `width` (padded) pixels wide.
-        package init(width: Int) { self.width = width }
+        /// For an input `width` (padded) pixels wide, decoding scores from `floor`.
+        package init(width: Int, floor: Float = candidateThreshold) {
+            self.width = width
+            self.floor = floor
+        }
 
         /// Decodes rows `firstRow…` of level `level`'s output (whole rows, the four heads side by side).
         package mutating func add(level: Int, firstRow: Int, _ heads: UnsafeBufferPointer<Float>) {
@@ -48,7 +55,7 @@ package enum YuNetDecoder {
             let stride = YuNetGraph.strides[level], columns = width / stride, s = Float(stride)
             for cell in 0..<(heads.count / n) {
                 let score = (sigmoid(heads[cell * n + o[0]]) * sigmoid(heads[cell * n + o[1]])).squareRoot()
-                guard score >= candidateThreshold else { continue }
+                guard score >= floor else { continue }
                 let px = Float(cell % columns) * s, py = Float(firstRow + cell / columns) * s
                 let bbox = cell * n + o[2], kps = cell * n + o[3]
                 let cx = heads[bbox] * s + px, cy = heads[bbox + 1] * s + py
