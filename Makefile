@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction clips deface-venv bench-video docs eval eval-crowd eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction clips deface-venv bench-video docs eval eval-crowd eval-shifts eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -155,6 +155,10 @@ eval: build venv
 ## eval-crowd: the same on real crowd photos (datasets/build-crowd.py), faces 16-64 px in 2 and 12 MP frames
 eval-crowd: build venv
 	@EVAL_SET=crowd benchmarks/eval.sh
+
+## eval-shifts: a pipeline on the labelled set and on copies moved by 1-9 px, scored side by side (EVAL_SET=crowd for the crowd set)
+eval-shifts: build venv
+	@benchmarks/eval-shifts.sh
 
 ## test-cluster: a real single-node Slurm and a simulated Kubernetes Indexed Job, merged and compared with one run (root)
 test-cluster: build sample

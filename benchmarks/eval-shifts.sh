@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make eval-shifts: a pipeline's precision, recall and AP on the labelled set
+# as built and on copies of it moved by a few pixels, side by side, to show
+# how much of a measured difference the detectors' sampling grids alone can
+# make (YuNet-s scored one 39-px face 0.32 to 0.67 as its picture moved a
+# pixel at a time; docs/BENCHMARKS.md, session 23).
+#
+# Each copy is the set, upright and lossless (PNG), with the first DX columns
+# and DY rows cut off (benchmarks/eval/shift.py); the pipeline runs on it,
+# and its kept faces are moved back by (DX, DY) and scored against the
+# original labels by score.py. "0,0" is the set itself through the same PNG
+# copies (the same pixels as the JPEG files decoded). Writes the table to
+# EVAL_DIR/shifts.md. Times are not measured here.
+#
+# Environment: EVAL_SET (composite, the default, or crowd: `make
+# eval-shifts EVAL_SET=crowd`), EVAL_DIR (default datasets/build/eval or
+# datasets/build/crowd; built by `make eval` / `make eval-crowd`), SHIFTS
+# (default "0,0 1,0 0,1 1,1 2,3 5,9"), PIPELINE (default faces), WORKERS
+# (default: all cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EVAL_SET="${EVAL_SET:-composite}"
+case "$EVAL_SET" in
+    composite) DEFAULT_DIR=datasets/build/eval; BUILD="make eval" ;;
+    crowd) DEFAULT_DIR=datasets/build/crowd; BUILD="make eval-crowd" ;;
+    *) echo "eval-shifts: EVAL_SET must be composite or crowd, got '$EVAL_SET'" >&2; exit 2 ;;
+esac
+EVAL_DIR="${EVAL_DIR:-$DEFAULT_DIR}"
+read -r -a SHIFT_LIST <<< "${SHIFTS:-0,0 1,0 0,1 1,1 2,3 5,9}"
+PIPELINE="${PIPELINE:-faces}"
+WORKERS="${WORKERS:-$(nproc)}"
+PY=.venv/bin/python
+[ -x "$PY" ] || { echo "eval-shifts: $PY missing; run 'make venv' first" >&2; exit 2; }
+[ -f "$EVAL_DIR/labels.json" ] || { echo "eval-shifts: no $EVAL_DIR/labels.json; run '$BUILD' first" >&2; exit 2; }
+BIN="$(swift build -c release --show-bin-path)/facepipe"
+[ -x "$BIN" ] || swift build -c release --product facepipe
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+specs=()
+for shift in "${SHIFT_LIST[@]}"; do
+    [[ "$shift" =~ ^[0-9]+,[0-9]+$ ]] || { echo "eval-shifts: a shift is DX,DY (pixels), got '$shift'" >&2; exit 2; }
+    dx="${shift%,*}" dy="${shift#*,}"
+    copies="$WORK/set-$dx-$dy"
+    "$PY" benchmarks/eval/shift.py copy "$EVAL_DIR" "$copies" "$dx" "$dy"
+    "$BIN" run "$PIPELINE" "$copies" --out "$WORK/run-$dx-$dy" --workers "$WORKERS" --quiet || [ $? -eq 1 ]
+    python3 benchmarks/eval/manifest_faces.py "$WORK/run-$dx-$dy/manifest.csv" "$copies" \
+        | python3 benchmarks/eval/shift.py back "$copies" "$dx" "$dy" > "$WORK/shift-$dx-$dy.jsonl"
+    rm -rf "$copies" "$WORK/run-$dx-$dy"
+    echo "  $PIPELINE moved by ($dx, $dy): done"
+    specs+=("$PIPELINE, moved ($dx, $dy)=$WORK/shift-$dx-$dy.jsonl")
+done
+echo
+python3 benchmarks/eval/score.py --labels "$EVAL_DIR/labels.json" --out "$EVAL_DIR/shifts.md" "${specs[@]}"
+echo
+echo "Table and missed faces per shift: $EVAL_DIR/shifts.md"
