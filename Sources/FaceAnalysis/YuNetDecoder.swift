@@ -36,8 +36,7 @@ package enum YuNetDecoder {
     package struct Rows {
         let width: Int
         /// The lowest score decoded: `candidateThreshold` as libfacedetection,
-        /// or lower for a detector asked for lower scores (accurate mode's
-        /// candidates from `BlazeFaceConfirmation.candidateMinScore`).
+        /// or lower for a detector asked for lower scores.
         let floor: Float
         /// Each level's candidates in cell order (levels are joined finest
         /// first, so ties sort as in libfacedetection).

@@ -106,7 +106,7 @@ public final class YuNetDetector {
         // `p·(2/255) − 1` floats with `YuNetGraph.paddingValue` around them,
         // or with an int8 first layer the bytes themselves around zeros.
         let streaming = current.streaming, headOutputs = streaming.headOutputs
-        // Scores under libfacedetection's floor are decoded only when asked for (accurate mode's candidates).
+        // Scores under libfacedetection's floor are decoded only when asked for.
         var decoder = YuNetDecoder.Rows(width: width, floor: min(YuNetDecoder.candidateThreshold, minimumScore))
         let b = YuNetGraph.border, inputRow = (width + 2 * b) * 3, regionBytes = regionWidth * 3
         let output = { (head: Int, rows: Range<Int>, values: UnsafeBufferPointer<Float>) in
