@@ -7,8 +7,9 @@ import Inference
 /// (column·stride, row·stride); score √(σ(class)·σ(objectness)) with the
 /// logits clamped to ±88.376; box centre prior + (dx, dy)·stride, size
 /// exp(log w, log h)·stride; keypoints prior + (x, y)·stride; candidates
-/// with score ≥ 0.2 (or a lower `Rows.floor`), stably sorted by score, the best 1000 kept; greedy
-/// NMS dropping a box whose IoU with a kept one exceeds 0.45; at most 512.
+/// with score ≥ 0.2 (or a lower `Rows.floor`), stably sorted by score,
+/// the best 1000 kept; greedy NMS dropping a box whose IoU with a kept one
+/// exceeds 0.45; at most 512.
 package enum YuNetDecoder {
     package static let candidateThreshold: Float = 0.2
     package static let preNMSLimit = 1000
