@@ -136,11 +136,11 @@ import _TestSupport
     }
 
     /// A detector asked for scores under libfacedetection's floor of 0.2
-    /// (accurate mode's candidates, from 0.15) decodes them too, and gives
-    /// the faces from 0.2 exactly as a detector at that floor does. (Until
-    /// session 23 the decoder stopped at 0.2 whatever was asked.)
+    /// decodes them too, and gives the faces from 0.2 exactly as a detector
+    /// at that floor does. (Until session 23 the decoder stopped at 0.2
+    /// whatever was asked.)
     @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"),
-          arguments: ["city.jpg", "bus.jpg"])
+          arguments: ["breakingbad.jpg", "tongue.jpg"])
     func aLowerFloorDecodesLowerScores(_ photo: String) throws {
         let picture = try FaceTestSupport.photo(photo)
         let low = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: 0.15).detect(picture)
