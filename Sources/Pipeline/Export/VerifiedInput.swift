@@ -55,9 +55,8 @@ enum VerifiedInput {
         guard digest.sha256 == expected else {
             throw .inputChanged(input: path, reason: "its SHA-256 is \(digest.sha256), the run read \(expected)")
         }
-        var head = [UInt8](repeating: 0, count: max(8, VideoReading.sniffedBytes))
-        let count = max(0, head.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) })
-        if count > 0, ImageFormat(sniffing: head[0..<min(count, 8)]) != nil {
+        let head = FileSignature.read(file.descriptor) ?? []
+        if !head.isEmpty, ImageFormat(sniffing: head.prefix(8)) != nil {
             let data: [UInt8]
             do {
                 data = try file.readAll(limit: Int64(maxEntryBytes))
@@ -67,7 +66,7 @@ enum VerifiedInput {
             let name = URL(fileURLWithPath: path).lastPathComponent
             return ImageBytesSource(entry: ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))
         }
-        if VideoReading.isVideo(head[0..<count]) {
+        if VideoReading.isVideo(head) {
             // Every frame, whatever the run chose: the export takes the frames its manifest lists.
             do {
                 return VideoFileEntrySource(file: try OpenFile(duplicating: file.descriptor, size: file.size, path: path), reading: .standard)

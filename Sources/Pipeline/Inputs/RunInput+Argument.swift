@@ -46,13 +46,11 @@ extension RunInput {
             let fd = openForReading(argument)
             guard fd >= 0 else { throw failure(errno) }
             defer { close(fd) }
-            var signature = [UInt8](repeating: 0, count: max(8, VideoReading.sniffedBytes))
-            let count = signature.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-            guard count >= 0 else { throw failure(errno) }
-            if ImageFormat(sniffing: signature[0..<min(count, 8)]) != nil {
+            guard let signature = FileSignature.read(fd) else { throw failure(errno) }
+            if ImageFormat(sniffing: signature.prefix(8)) != nil {
                 return .imageFile(path: argument, name: name, maxBytes: maxEntryBytes)
             }
-            if VideoReading.isVideo(signature[0..<count]) {
+            if VideoReading.isVideo(signature) {
                 return .videoFile(path: argument, name: name)
             }
             return .archive(path: argument, maxEntryBytes: maxEntryBytes)
@@ -78,10 +76,9 @@ extension RunInput {
         guard fd >= 0 else { return .imageFile(path: path) }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .imageFile(path: path) }
-        var signature = [UInt8](repeating: 0, count: VideoReading.sniffedBytes)
-        let count = signature.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        return count > 0 && VideoReading.isVideo(signature[0..<count]) ? .videoFile(path: path) : .imageFile(path: path)
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let signature = FileSignature.read(fd), !signature.isEmpty, VideoReading.isVideo(signature) else { return .imageFile(path: path) }
+        return .videoFile(path: path)
     }
 }
 

@@ -40,7 +40,8 @@ final class JSONLinesWriter: EntryWriter {
             summary.keptFaces += kept.count
             summary.megapixels += Double(record.width * record.height) / 1e6
             // A video file's frame (`<file name>#<frame>`): the file's line with its frame and time.
-            if record.frame != nil, item.entryName.hasPrefix(Self.lastComponent(of: item.archiveName) + "#") { file = item.archiveName }
+            // (`VideoFileEntrySource` names the frames after the path's last component.)
+            if record.frame != nil, item.entryName.hasPrefix(URL(fileURLWithPath: item.archiveName).lastPathComponent + "#") { file = item.archiveName }
             // The time to the microsecond, as the manifest gives it.
             line = try encoder.encode(Line(file: file, frame: record.frame, time: record.time.map { ($0 * 1_000_000).rounded() / 1_000_000 }, width: record.width, height: record.height,
                                            faces: kept.map {
@@ -72,10 +73,6 @@ final class JSONLinesWriter: EntryWriter {
         let width: Int
         let height: Int
         let faces: [Face]
-    }
-
-    private static func lastComponent(of path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     }
 
     private struct ErrorLine: Encodable {

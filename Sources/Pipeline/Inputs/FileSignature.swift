@@ -1,0 +1,22 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The first bytes of an open file, which tell what it holds: enough for
+/// `ImageFormat(sniffing:)` (its first 8) and `VideoReading.isVideo`
+/// (`VideoReading.sniffedBytes`). Read with `pread`, so the file's position
+/// is left where it was.
+enum FileSignature {
+    static let byteCount = max(8, VideoReading.sniffedBytes)
+
+    /// Up to `byteCount` bytes from the start of `descriptor` (fewer in a
+    /// shorter file); nil, with `errno` set, when the read fails.
+    static func read(_ descriptor: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { return nil }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+}
