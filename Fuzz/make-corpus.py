@@ -9,7 +9,7 @@ writes OUT/tar, OUT/image, OUT/exif, OUT/tflite and, when a facepipe binary is
 given (it runs the `faces` pipeline on three small sample photos),
 OUT/stage-cache: the payloads of the stage cache and completion records it
 wrote (the bytes between the record magic and the checksum, what
-`fuzz-stage-cache` decodes), and OUT/run-folder: the `_SUCCESS`, run.json and
+`fuzz-stage-cache` decodes) and its packs whole (index and segment), and OUT/run-folder: the `_SUCCESS`, run.json and
 manifest.csv of a one-shard run over the same photos (what `fuzz-run-folder`
 reads).
 """
@@ -32,6 +32,15 @@ def members(path, limit=SEED_LIMIT):
         for member in archive.getmembers():
             if member.isfile() and member.size <= limit:
                 yield member.name, archive.extractfile(member).read()
+
+
+def pack_records(segment):
+    """The payloads of a record pack's segment: frames of b"FPPR", the key's SHA-256, a little-endian length."""
+    offset = 0
+    while offset + 40 <= len(segment) and segment[offset:offset + 4] == b"FPPR":
+        (length,) = struct.unpack_from("<I", segment, offset + 36)
+        yield segment[offset + 40:offset + 40 + length]
+        offset += 40 + length
 
 
 def write(folder, name, data):
@@ -114,10 +123,17 @@ def make(out, facepipe):
                                                      if name.startswith("sample/")][:3]))
             subprocess.run([facepipe, "run", "faces", str(work / "in.tar"), "--out", str(work / "out"), "--quiet"],
                            check=True, stderr=subprocess.DEVNULL)
-            for index, record in enumerate(sorted((work / "out/.cache").rglob("*.rec"))):
-                data = record.read_bytes()
-                if data.startswith(RECORD_MAGIC):
-                    write(out / "stage-cache", f"{index:03d}", data[len(RECORD_MAGIC) + 1:-CHECKSUM])
+            index = 0
+            for segment in sorted((work / "out/.cache").rglob("*.seg")):
+                data = segment.read_bytes()
+                # The pack itself: index and segment as fuzz-stage-cache splits them (a 4-byte length, the index, the segment).
+                table = (segment.parent / "index").read_bytes()
+                if len(table) + len(data) <= SEED_LIMIT:
+                    write(out / "stage-cache", f"pack-{segment.parent.name}", struct.pack("<I", len(table)) + table + data)
+                for payload in pack_records(data):
+                    if payload.startswith(RECORD_MAGIC):
+                        write(out / "stage-cache", f"{index:03d}", payload[len(RECORD_MAGIC) + 1:-CHECKSUM])
+                        index += 1
             subprocess.run([facepipe, "run", "faces", str(work / "in.tar"), "--out", str(work / "sharded"),
                             "--shard", "0/1", "--quiet"], check=True, stderr=subprocess.DEVNULL)
             for name in ("_SUCCESS", "run.json", "manifest.csv"):

@@ -9,15 +9,29 @@ import Testing
 @Suite struct VerifiedRecordTests {
     let inputs = [memoryInput("a.tar", sampleItems(archive: "a.tar", count: 12))]
 
-    /// Every file below `folder` with the extension `.rec`.
-    static func records(under folder: URL) -> [URL] {
-        let base = folder.standardizedFileURL
-        return (FileManager.default.enumerator(atPath: base.path)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".rec") }.sorted().map { base.appendingPathComponent($0) }
+    /// A record in a pack: where its payload lies and its key's SHA-256.
+    typealias Location = (keyHash: [UInt8], segment: String, offset: Int, length: Int)
+
+    static func records(in folder: URL) throws -> [Location] {
+        try RecordPack(path: folder.path).locations()
     }
 
-    static func stageFiles(_ out: URL) -> [URL] { records(under: out.appendingPathComponent(".cache/stages")) }
-    static func completionFiles(_ out: URL) -> [URL] { records(under: out.appendingPathComponent(".cache/done")) }
+    static func stageRecords(_ out: URL) throws -> [Location] { try records(in: out.appendingPathComponent(".cache/stages")) }
+    static func completionRecords(_ out: URL) throws -> [Location] { try records(in: out.appendingPathComponent(".cache/done")) }
+
+    /// The payload at `location` in the pack `folder`.
+    static func payload(_ location: Location, in folder: URL) throws -> [UInt8] {
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(location.segment)))
+        return Array(bytes[location.offset..<location.offset + location.length])
+    }
+
+    /// Flips one bit of the payload at `location`, `fromEnd` bytes before its end (or in its middle), in place.
+    static func flip(_ location: Location, in folder: URL, fromEnd: Int? = nil) throws {
+        let url = folder.appendingPathComponent(location.segment)
+        var bytes = try [UInt8](Data(contentsOf: url))
+        bytes[location.offset + (fromEnd.map { location.length - $0 } ?? location.length / 2)] ^= 0x10
+        try Data(bytes).write(to: url)
+    }
 
     @Test func aFlippedByteInACacheFileIsRecomputedAndCounted() async throws {
         let out = try temporaryFolder()
@@ -25,13 +39,10 @@ import Testing
         let counter = CallCounter()
         _ = try await run(redSquarePipeline(counter: counter), inputs, out: out)
         let reference = try outputFiles(out)
-        let files = Self.stageFiles(out)
+        let stages = out.appendingPathComponent(".cache/stages")
+        let files = try Self.stageRecords(out)
         #expect(!files.isEmpty)
-        for file in files {
-            var bytes = try [UInt8](Data(contentsOf: file))
-            bytes[bytes.count / 2] ^= 0x10
-            try Data(bytes).write(to: file)
-        }
+        for file in files { try Self.flip(file, in: stages) }
         let detections = counter.count("detect-red")
         let rerun = try await run(redSquarePipeline(counter: counter), inputs, out: out)
         #expect(rerun.damagedRecords == files.count)
@@ -74,12 +85,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         _ = try await run(redSquarePipeline(), inputs, out: out)
         let reference = try outputFiles(out)
-        let files = Self.stageFiles(out)
+        let stages = out.appendingPathComponent(".cache/stages")
+        let files = try Self.stageRecords(out)
+        // Whoever can write below DIR/.cache can append a record and point the index at it.
+        let pack = try RecordPack(path: stages.path)
         for file in files {
             var result = try SealedRecord.open(CachedStageResult.self, kind: .stageResult,
-                                               from: [UInt8](Data(contentsOf: file)))
+                                               from: Self.payload(file, in: stages))
             forgery.apply(to: &result)
-            try Data(SealedRecord.seal(result, kind: .stageResult)).write(to: file)
+            try pack.write(SealedRecord.seal(result, kind: .stageResult), keyHash: file.keyHash)
         }
         let rerun = try await run(redSquarePipeline(), inputs, out: out)
         #expect(rerun.damagedRecords == files.count)
@@ -91,15 +105,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         _ = try await run(redSquarePipeline(), inputs, out: out)
         let reference = try outputFiles(out)
-        let files = Self.completionFiles(out)
+        let done = out.appendingPathComponent(".cache/done")
+        let files = try Self.completionRecords(out)
         #expect(files.count == 12)
-        var bytes = try [UInt8](Data(contentsOf: files[3]))
-        bytes[bytes.count - 40] ^= 1
-        try Data(bytes).write(to: files[3])
+        try Self.flip(files[3], in: done, fromEnd: 40)
         // Sealed again, but with rows of the wrong width.
-        var forged = try SealedRecord.open(CompletionRecord.self, kind: .completion, from: [UInt8](Data(contentsOf: files[5])))
+        var forged = try SealedRecord.open(CompletionRecord.self, kind: .completion, from: Self.payload(files[5], in: done))
         forged.rows = [["a.tar", "short row"]]
-        try Data(SealedRecord.seal(forged, kind: .completion)).write(to: files[5])
+        try RecordPack(path: done.path).write(SealedRecord.seal(forged, kind: .completion), keyHash: files[5].keyHash)
 
         let resumed = try await run(redSquarePipeline(), inputs, out: out, resume: true)
         #expect(resumed.damagedRecords == 2)
@@ -137,6 +150,33 @@ import Testing
         let output = try #require(Manifest.columns.firstIndex(of: "output"))
         #expect(rows.contains { !$0[output].isEmpty })
         #expect(rows.filter { !$0[output].isEmpty }.allSatisfy { $0[output].hasPrefix("images/renamed.tar/") })
+    }
+
+    /// A folder written by the earlier layout (a `.rec` file per record):
+    /// its stage results are removed and recomputed, and `--resume` refuses
+    /// its completion records with a message instead of redoing silently.
+    @Test func theEarlierLayoutIsRemovedOrRefusedWithAMessage() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try await run(redSquarePipeline(), inputs, out: out)
+        let reference = try outputFiles(out)
+        let oldStage = out.appendingPathComponent(".cache/stages/ab"), oldDone = out.appendingPathComponent(".cache/done/0")
+        for folder in [oldStage, oldDone] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("FPREC2".utf8).write(to: folder.appendingPathComponent("1.rec"))
+        }
+        do {
+            _ = try await run(redSquarePipeline(), inputs, out: out, resume: true)
+            Issue.record("--resume read a folder of the earlier layout")
+        } catch {
+            #expect("\(error)".contains("earlier facepipe"), "\(error)")
+            #expect("\(error)".contains("without --resume"), "\(error)")
+        }
+        let rerun = try await run(redSquarePipeline(), inputs, out: out)
+        #expect(!FileManager.default.fileExists(atPath: oldStage.path))
+        #expect(!FileManager.default.fileExists(atPath: oldDone.path))
+        #expect(rerun.cacheHits > 0, "the pack beside the old files is still used")
+        #expect(try outputFiles(out) == reference)
     }
 
     /// Links planted under `.cache` after a first run; the rerun into the

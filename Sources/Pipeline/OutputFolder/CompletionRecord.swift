@@ -1,5 +1,5 @@
 /// Proof that one entry's outputs were fully written: stored last, under
-/// `DIR/.cache/done/<archive#>/<entry index>.rec` (sealed by
+/// `DIR/.cache/done` (a ``RecordPack``, sealed by
 /// ``SealedRecord``), holding the entry's manifest rows. `--resume` reuses
 /// an entry only when the record is intact, stands for exactly this entry
 /// (``Identity``: input number and name, entry name, index and content,

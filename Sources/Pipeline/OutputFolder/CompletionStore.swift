@@ -1,39 +1,52 @@
-/// The folder of completion records, `DIR/.cache/done`, read and written
-/// relative to the output folder's handle without following links. Used by
-/// the producer and the ordered writer, on one task.
+/// The completion records in `DIR/.cache/done`, a ``RecordPack`` keyed by
+/// the entry's place (input number, entry index, video frame). Used by the
+/// producer and the ordered writer, on one task.
 final class CompletionStore {
     static let folder = ".cache/done"
-    /// Far above any real record (rows and the replay record of one image).
-    static let sizeLimit = 256 << 20
 
     private let root: OutputDirectory
+    private let pack: RecordPack
     /// Records that failed their checksum or checks (recomputed).
     private(set) var damaged = 0
     /// Intact records whose outputs were missing or changed (redone).
     private(set) var outputsChanged = 0
 
+    /// Why `--resume` cannot use a folder's records.
+    struct EarlierLayout: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "\(path) holds completion records of an earlier facepipe (a file per entry), which --resume does not read; "
+                + "run again without --resume to start over in this folder"
+        }
+    }
+
     /// The store of the output folder `root`; without `keep`, forgets
     /// every record first (a run without `--resume` starts over). Throws
-    /// when a link or a file stands in the way.
+    /// when a link or a file stands in the way, or when `keep` meets the
+    /// earlier layout's records.
     init(root: OutputDirectory, keep: Bool) throws {
         self.root = root
         if !keep { try root.removeItem(Self.folder) }
-        _ = try root.folder(Self.folder)
+        pack = try RecordPack(folder: root.folder(Self.folder))
+        if !pack.legacyNames.isEmpty { throw EarlierLayout(path: root.path + "/" + Self.folder) }
     }
 
-    /// `<archive>/<index>.rec`; a video frame's `<archive>/<index>#<frame>.rec`.
-    private func path(_ identity: CompletionRecord.Identity) -> String {
-        "\(Self.folder)/\(identity.archiveNumber)/\(identity.index)" + (identity.frame.map { "#\($0)" } ?? "") + ".rec"
+    /// `<archive>/<index>`; a video frame's `<archive>/<index>#<frame>`.
+    private func key(_ identity: CompletionRecord.Identity) -> String {
+        "\(identity.archiveNumber)/\(identity.index)" + (identity.frame.map { "#\($0)" } ?? "")
     }
 
     /// The record for `identity` when it may be reused: intact, standing
     /// for exactly these inputs, and every output it names unchanged.
     func reusable(_ identity: CompletionRecord.Identity) -> CompletionRecord? {
-        guard let bytes = root.contents(of: path(identity),
-                                          limit: Self.sizeLimit) else { return nil }
         let record: CompletionRecord
         do {
-            record = try SealedRecord.open(CompletionRecord.self, kind: .completion, from: bytes)
+            switch pack.read(key(identity)) {
+            case .absent: return nil
+            case .damaged(let reason): throw RecordDamage(reason)
+            case .found(let bytes):
+                record = try SealedRecord.open(CompletionRecord.self, kind: .completion, from: bytes)
+            }
             if let problem = record.damage { throw RecordDamage(problem) }
         } catch {
             damaged += 1
@@ -49,9 +62,6 @@ final class CompletionStore {
     }
 
     func store(_ record: CompletionRecord) throws {
-        let bytes = try SealedRecord.seal(record, kind: .completion)
-        try bytes.withUnsafeBytes {
-            try root.write($0, to: path(record.identity))
-        }
+        try pack.write(SealedRecord.seal(record, kind: .completion), for: key(record.identity))
     }
 }
