@@ -82,7 +82,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .target(name: "CFacepipeShims", dependencies: ["CPNG", "CTurboJPEG", "CArchive", "CCPUFeatures"], cSettings: cpuCheck),
 
         // MARK: CPU probe (the only one: C loops and Swift kernel choice all ask it)

@@ -70,6 +70,22 @@ for folder in "${hidden[@]}"; do
 done
 grep -q "not found" <<< "$loaded" && fail "libraries not found:"$'\n'"$loaded"
 
+# 2b. The README's package lists are what setup installs and what the binary needs, so they cannot drift:
+# the setup list is scripts/install-system-deps.sh's, the runtime list the Debian packages that own the
+# libraries the binary asks for (the C and C++ runtimes every Debian system has left out).
+readme_setup="$(grep -oE 'installs whichever of `[^`]*`' README.md | sed -E 's/.*`(.*)`/\1/' | tr ' ' '\n' | sort)"
+script_setup="$(sed -n '/^packages=(/,/)/p' scripts/install-system-deps.sh | tr -d '()' | sed 's/packages=//' | tr ' ' '\n' | grep -v '^$' | sort)"
+[[ -n "$readme_setup" && "$readme_setup" == "$script_setup" ]] \
+  || fail "README's setup packages differ from scripts/install-system-deps.sh:"$'\n'"$(diff <(echo "$readme_setup") <(echo "$script_setup") || true)"
+readme_runtime="$(grep -oE 'it needs only `apt-get install [^`]*`' README.md | sed -E 's/.*install ([^`]*)`/\1/' | tr ' ' '\n' | sort)"
+binary_runtime="$(for library in $needed; do
+  file="$(awk -v l="$library" '$1 == l { print $3 }' <<< "$loaded")"
+  [[ -n "$file" ]] || continue
+  dpkg -S "/usr${file#/usr}" 2>/dev/null | head -n 1 | cut -d: -f1
+done | grep -vE '^(libc6|libgcc-s1|libstdc\+\+6)$' | sort -u)"
+[[ -n "$readme_runtime" && "$readme_runtime" == "$binary_runtime" ]] \
+  || fail "README's runtime packages (make install) differ from those the binary needs:"$'\n'"$(diff <(echo "$readme_runtime") <(echo "$binary_runtime") || true)"
+
 # 3. A real run with the toolchain out of reach, against the build's own binary.
 built="$("$make" -s bin-path)"
 "$built" run faces "$sample" --out "$work/out-built" --quiet 2> "$work/built.log" \

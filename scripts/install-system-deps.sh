@@ -6,7 +6,7 @@ set -euo pipefail
 # chromium: the tests render report.html in it (headless). FFmpeg's libraries
 # decode video inputs and encode redacted video; the ffmpeg package's
 # command-line tools make the test clips and read outputs back (ffprobe).
-packages=(libturbojpeg0-dev libpng-dev libarchive-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+packages=(libturbojpeg0-dev libpng-dev libarchive-dev libavformat-dev libavcodec-dev libavutil-dev
           pkg-config python3 python3-venv python3-pip chromium ffmpeg)
 # Extra packages a caller needs (e.g. `make bench` adds libjpeg-turbo-progs for tjbench).
 packages+=("$@")

@@ -1,4 +1,4 @@
-// FFmpeg 5.1 (Debian 12's libavformat-dev, libavcodec-dev, libswscale-dev,
+// FFmpeg 5.1 (Debian 12's libavformat-dev, libavcodec-dev,
 // libavutil-dev): demuxing and decoding video inputs, encoding redacted video.
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
@@ -6,7 +6,6 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 
 // Swift cannot import FFmpeg's error macros (AVERROR_EOF is built from
 // FFERRTAG, AVERROR(e) negates an errno): re-exported as constants.

@@ -125,7 +125,8 @@ public final class YuNetDetector {
                 streaming.runBytes(input: { rows, input in
                     input.update(repeating: 0)
                     regionRows(rows, rowStride: inputRowBytes) { target, source in
-                        UnsafeMutableBufferPointer(rebasing: input[target..<(target + regionBytes)])
+                        // The whole region fits: the index it returns is always regionBytes.
+                        _ = UnsafeMutableBufferPointer(rebasing: input[target..<(target + regionBytes)])
                             .update(fromContentsOf: UnsafeBufferPointer(rebasing: pixels[source..<(source + regionBytes)]))
                     }
                 }, output: output)
