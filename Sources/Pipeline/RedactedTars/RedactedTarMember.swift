@@ -1,24 +1,39 @@
 import ArchiveIO
 import ImageCodecs
 
-/// How `--redacted-shards` treats a regular member of an input tar.
+/// How `--redacted-shards` treats a regular member of an input tar: the one
+/// place that decides which members may leave facepipe in a redacted shard.
 ///
-/// A shard is a drop-in replacement for its input (a WebDataset sample keeps
-/// its captions and labels), and holds no picture facepipe has not redacted:
+/// A shard holds only what facepipe redacted or positively knows carries no
+/// picture (deny by default), so a WebDataset sample keeps its captions and
+/// labels and nothing else goes through unseen:
 ///
 /// - a member named or sniffed as an image (JPEG, PNG, and everything
-///   ``ImageLikeFormat`` recognises: PPM, QOI, SVG, WebP, TIFF, HEIF…, by
-///   content, whatever its name) goes through the pipeline; its redacted
-///   image takes its place, or, when facepipe cannot decode it, it is left
-///   out (its manifest row says why). It is never copied.
-/// - a compressed or archived member (gzip, zip, a tar…: facepipe does not
-///   look inside, and it may hold pictures) is left out, listed as skipped
-///   with the reason, unless the run asks for it (`--copy-unknown`).
-/// - any other member (captions, JSON, class labels…) is copied byte for byte.
+///   ``ImageLikeFormat`` recognises: PPM, QOI, SVG, WebP, TIFF, HEIF…, or
+///   text embedding a picture, by content, whatever its name) goes through
+///   the pipeline; its redacted image takes its place, or, when facepipe
+///   cannot decode it, it is left out (its manifest row says why). It is
+///   never copied, not even with `--copy-unknown`.
+/// - a member on the allow-list (``NonVisualContent``: empty, or UTF-8 text
+///   with no control characters, long encoded runs or runs of pixel values)
+///   is copied byte for byte.
+/// - any other member (a video in a container facepipe does not read, raw
+///   H.264, audio, NumPy arrays, compressed or archived data, unknown
+///   binary…) is left out, listed as skipped with what it is, unless the run
+///   asks for it (`--copy-unknown`: copied byte for byte).
 package enum RedactedTarMember: Equatable, Sendable {
     case image
     case copied
     case leftOut(reason: String)
+
+    /// How every reason for leaving a member out of its shard starts (the
+    /// run's summary names the skipped members whose reason does: ``RunSummary/line``).
+    package static let leftOutPrefix = "left out of the redacted shard: "
+
+    /// Whether `skipped` is a member left out of its redacted shard.
+    static func isLeftOut(_ skipped: RunSummary.SkippedRecord) -> Bool {
+        skipped.reason.hasPrefix(leftOutPrefix)
+    }
 
     /// Extensions (lowercased, without the dot) that name an image.
     static let imageExtensions: Set<String> = [
@@ -30,10 +45,19 @@ package enum RedactedTarMember: Equatable, Sendable {
     package init(name: String, data: [UInt8], copyUnknown: Bool) {
         if ImageFormat(sniffing: data) != nil || Self.hasImageExtension(name) || ImageLikeFormat(sniffing: data) != nil {
             self = .image
-        } else if let packed = Self.packedKind(data), !copyUnknown {
-            self = .leftOut(reason: "left out of the redacted shard: \(packed), which facepipe does not look inside (--copy-unknown copies it)")
-        } else {
+            return
+        }
+        switch NonVisualContent.classify(data) {
+        case .success:
             self = .copied
+        case .failure where copyUnknown:
+            self = .copied
+        case .failure(let unknown):
+            if let packed = Self.packedKind(data) {
+                self = .leftOut(reason: Self.leftOutPrefix + "\(packed), which facepipe does not look inside (--copy-unknown copies it)")
+            } else {
+                self = .leftOut(reason: Self.leftOutPrefix + "\(unknown.what), not known to carry no picture (--copy-unknown copies it)")
+            }
         }
     }
 

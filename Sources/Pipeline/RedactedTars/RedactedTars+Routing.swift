@@ -1,6 +1,7 @@
 extension RedactedTars {
     /// The producer's routing for redacted tars: pictures through the
-    /// pipeline, other members copied or left out (``RedactedTarMember``),
+    /// pipeline, members known to carry no picture copied, the others left
+    /// out unless `copyUnknown` (``RedactedTarMember``),
     /// each input's end marked so its tar gets its name then, and PNG
     /// members written back as PNG.
     static func routing(copyUnknown: Bool) -> EntryRouting {

@@ -3,10 +3,11 @@ import Foundation
 
 /// `--redacted-shards`: for each input tar `X.tar`, `DIR/redacted/X.tar`
 /// with the input's regular members in the same order under the same name
-/// bytes: each image replaced by its redacted image; every other member
-/// left out, or copied through with `--copy-unknown` unless it looks like a
-/// picture (``RedactedTarMember``); an image that could not be processed is left
-/// out. A shard is written to a temporary file in `redacted/`
+/// bytes: each image replaced by its redacted image; a member known by
+/// its content to carry no picture (empty, UTF-8 text: ``NonVisualContent``)
+/// copied; every other member left out, or copied through with
+/// `--copy-unknown` unless it looks like a picture (``RedactedTarMember``);
+/// an image that could not be processed is left out. A shard is written to a temporary file in `redacted/`
 /// (created through ``OutputDirectory``, links never followed) and renamed
 /// to its name when its input has been read to the end, so no half shard
 /// ever has a final name; an input that ends in damage gets none.

@@ -4,9 +4,9 @@ import ArchiveIO
 /// per output kind: where each entry it reads goes, whether each input's
 /// end is marked in the ordered sequence, and in which format images are
 /// written. A plain run processes every entry; the redacted tars
-/// (``RedactedTars/routing(copyUnknown:)``) pass members that are not
-/// pictures to the writer as they are and need each input's end to name
-/// its tar.
+/// (``RedactedTars/routing(copyUnknown:)``) pass members known to carry no
+/// picture to the writer as they are, leave the others out, and need each
+/// input's end to name its tar.
 struct EntryRouting: Sendable {
     /// Where one entry goes.
     enum Route: Equatable, Sendable {

@@ -236,7 +236,7 @@ public enum PipelineRunner {
                                 leftOutVideo = [archiveNumber, frame.index]
                                 let skipped = RunSummary.SkippedRecord(archive: input.name, index: frame.index,
                                                                        name: String(frame.name[..<(frame.name.lastIndex(of: "#") ?? frame.name.endIndex)]),
-                                                                       reason: "a video: --redacted-shards writes pictures only (left out)")
+                                                                       reason: RedactedTarMember.leftOutPrefix + "a video (--redacted-shards writes pictures only)")
                                 writer.addSkipped(skipped)
                                 hooks.notice(.entrySkipped(skipped))
                             }

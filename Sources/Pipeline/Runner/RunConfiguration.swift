@@ -27,9 +27,11 @@ public struct RunConfiguration: Sendable {
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
     /// place of `DIR/images` (`RedactedTars`).
     public var redactedShards: Bool
-    /// With ``redactedShards``: also copy compressed or archived members
-    /// (which facepipe does not look inside) into the shards byte for byte;
-    /// without it they are left out. Pictures are never copied (`RedactedTarMember`).
+    /// With ``redactedShards``: also copy members facepipe does not know to
+    /// carry no picture (video in containers it does not read, compressed or
+    /// archived data, unknown binary: not `NonVisualContent`) into the
+    /// shards byte for byte; without it they are left out. Pictures are
+    /// never copied (`RedactedTarMember`).
     public var copyUnknown: Bool
     /// Remove another run's results from the output folder before writing
     /// (`OutputFolderRule`); without it such a folder is refused.

@@ -57,12 +57,24 @@ public struct RunSummary: Sendable, Codable {
         return failedEntries + failedArchives == 0 ? .ok : .someEntriesFailed
     }
 
+    /// How many members left out of the redacted shards ``line`` names.
+    static let leftOutMembersNamed = 20
+
     /// One line for the end of a run.
     public var line: String {
         var parts = [entries.counted("entry", "entries"), faces.counted("face", "faces") + " (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
         parts.append("\(skipped.count) skipped (listed in run.json)")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
+        let leftOutMembers = skipped.filter(RedactedTarMember.isLeftOut)
+        if !leftOutMembers.isEmpty {
+            // Named here, escaped for the terminal: what a shard does not hold is not silent.
+            let shown = leftOutMembers.prefix(Self.leftOutMembersNamed)
+                .map { TerminalText.escaped(EntryDisplayName.of(archive: $0.archive, entry: $0.name)) }
+            let more = leftOutMembers.count - shown.count
+            parts.append(leftOutMembers.count.counted("member", "members") + " left out of the redacted shards ("
+                         + shown.joined(separator: " ") + (more > 0 ? " and \(more) more" : "") + "; why in run.json)")
+        }
         if !leftOutOfShards.isEmpty {
             parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (listed in run.json)")
         }
