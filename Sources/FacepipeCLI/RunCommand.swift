@@ -44,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`), or a pipeline file to compile and run (FILE.swift; the only way a Swift file is compiled).", valueName: "NAME|FILE.swift"))
+    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`), or a pipeline file to compile and run (a NAME ending in .swift; the only way a Swift file is compiled).", valueName: "NAME"))
     var pipeline: String?
 
     @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline. A .swift file here is refused (exit 2): use --pipeline FILE.swift.", valueName: "input"))
