@@ -73,7 +73,7 @@ package struct PipelineFileRequest: Equatable {
         if stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return nil }
         let shown = TerminalText.escaped(argument)
         return "\(shown) is a Swift file: facepipe compiles a pipeline file only when it follows --pipeline "
-            + "(`facepipe \(verb) --pipeline \(shown) …`), so that a file reached by a shell glob never runs code"
+            + "(`facepipe \(verb) --pipeline \(shown)\(verb == "run" ? " …" : "")`), so that a file reached by a shell glob never runs code"
     }
 
     /// The command line for the built tool: the file replaced by `pipeline`.
