@@ -68,7 +68,7 @@ bin-path:
 	@echo "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/facepipe"
 
 ## install: the release binary, the verified models, the man page and shell completions under PREFIX (default /usr/local),
-## and in PREFIX/lib/facepipe what `facepipe run ./MyPipeline.swift` compiles against (scripts/install-pipeline-kit.py)
+## and in PREFIX/lib/facepipe what `facepipe run --pipeline MyPipeline.swift` compiles against (scripts/install-pipeline-kit.py)
 install: build manual
 	@bin="$$($(MAKE) -s bin-path)"; set -e; \
 	  install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/facepipe/models" "$(DESTDIR)$(PREFIX)/share/man/man1" \

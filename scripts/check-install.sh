@@ -121,7 +121,7 @@ cp examples/pipeline-file/WideFaces.swift "$files/WideFaces.swift"   # the docs'
 # The installed binary with a clean HOME, TMPDIR and cache, swiftc on PATH.
 in_sandbox() { env -u LD_LIBRARY_PATH -u FACEPIPE_MODELS HOME="$work/home" TMPDIR="$work/tmp" XDG_CACHE_HOME="$work/cache" "$@"; }
 seconds() { local start=$EPOCHREALTIME; "$@"; status=$?; elapsed="$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')"; return $status; }
-seconds in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-file" --quiet 2> "$work/file.log" \
+seconds in_sandbox "$installed" run --pipeline "$files/WideFaces.swift" "$sample" --out "$work/out-file" --quiet 2> "$work/file.log" \
   || { cat "$work/file.log" >&2; fail "the installed binary could not run the pipeline file $files/WideFaces.swift"; }
 first="$elapsed"
 grep -q "compiling $files/WideFaces.swift" "$work/file.log" || fail "the first run of the pipeline file did not compile it: $(cat "$work/file.log")"
@@ -139,13 +139,13 @@ compiled="$(grep -o 'compiled .* in [0-9.]* s' "$work/file.log" | grep -o '[0-9.
 # Again, from the cache, into the same folder: the file's stage and the outputs are redone on
 # the cached detections (--from), by the cached tool, and write the same manifest.
 cp "$work/out-file/manifest.csv" "$work/first-manifest.csv"
-seconds in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-file" --from reject-narrow-faces --quiet \
+seconds in_sandbox "$installed" run --pipeline "$files/WideFaces.swift" "$sample" --out "$work/out-file" --from reject-narrow-faces --quiet \
   2> "$work/file2.log" || { cat "$work/file2.log" >&2; fail "the second run of the pipeline file failed"; }
 second="$elapsed"
 ! grep -q "facepipe: compiling" "$work/file2.log" || fail "the second run compiled the pipeline file again instead of using the cache"
 grep -q "cached stage results reused" "$work/file2.log" || fail "the second run did not run --from reject-narrow-faces: $(cat "$work/file2.log")"
 cmp -s "$work/first-manifest.csv" "$work/out-file/manifest.csv" || fail "the cached tool wrote another manifest"
-in_sandbox "$installed" describe "$files/WideFaces.swift" > "$work/describe.txt" 2> "$work/describe.log" \
+in_sandbox "$installed" describe --pipeline "$files/WideFaces.swift" > "$work/describe.txt" 2> "$work/describe.log" \
   && grep -q "reject-narrow-faces(min-width: 60.0)" "$work/describe.txt" \
   || fail "describe of the pipeline file: $(cat "$work/describe.txt" "$work/describe.log")"
 
@@ -154,7 +154,7 @@ sed 's/var minWidth: Float = 60/var minWidth: Float = "sixty"/' "$files/WideFace
 line="$(grep -n 'var minWidth: Float = "sixty"' "$files/Broken.swift" | cut -d: -f1)"
 [[ -n "$line" ]] || fail "could not plant a type error in a copy of examples/pipeline-file/WideFaces.swift"
 status=0
-in_sandbox "$installed" run "$files/Broken.swift" "$sample" --out "$work/out-broken" --quiet 2> "$work/broken.log" || status=$?
+in_sandbox "$installed" run --pipeline "$files/Broken.swift" "$sample" --out "$work/out-broken" --quiet 2> "$work/broken.log" || status=$?
 [[ $status == 2 ]] || { cat "$work/broken.log" >&2; fail "a pipeline file with a type error exited $status, not 2"; }
 grep -q "^$files/Broken.swift:$line:[0-9]*: error: " "$work/broken.log" \
   || { cat "$work/broken.log" >&2; fail "the compiler's message does not name Broken.swift:$line"; }
@@ -162,10 +162,10 @@ grep -q "^$files/Broken.swift:$line:[0-9]*: error: " "$work/broken.log" \
 
 # A damaged cache entry (one byte of the tool changed) is built again, never run.
 entry="$(dirname "$(find "$work/cache/facepipe/pipelines" -path '*/pipeline' -type f | head -n 1)")"
-[[ -f "$entry/sha256" ]] || fail "no cache entry with a sha256 under $work/cache/facepipe/pipelines"
+[[ -f "$entry/seal" ]] || fail "no cache entry with a seal under $work/cache/facepipe/pipelines"
 printf 'X' | dd of="$entry/pipeline" bs=1 seek=4096 conv=notrunc status=none
 cp "$entry/pipeline" "$work/damaged"
-in_sandbox "$installed" describe "$files/WideFaces.swift" > "$work/describe3.txt" 2> "$work/file3.log" \
+in_sandbox "$installed" describe --pipeline "$files/WideFaces.swift" > "$work/describe3.txt" 2> "$work/file3.log" \
   || { cat "$work/file3.log" >&2; fail "describe after damaging the cache entry failed"; }
 grep -q "facepipe: compiling" "$work/file3.log" || fail "a damaged cache entry was used instead of rebuilt"
 cmp -s "$work/describe.txt" "$work/describe3.txt" || fail "the rebuilt tool describes another pipeline"
@@ -174,8 +174,8 @@ cmp -s "$entry/pipeline" "$work/damaged" && fail "the damaged executable is stil
 # Two runs compiling one new file at once: both run, one whole entry, no build folder left.
 { cat "$files/WideFaces.swift"; echo "// twice at once"; } > "$files/Twice.swift"
 entries_before="$(find "$work/cache/facepipe/pipelines" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' | wc -l)"
-in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice1.txt" 2> "$work/twice1.log" & twice1=$!
-in_sandbox "$installed" describe "$files/Twice.swift" > "$work/twice2.txt" 2> "$work/twice2.log" & twice2=$!
+in_sandbox "$installed" describe --pipeline "$files/Twice.swift" > "$work/twice1.txt" 2> "$work/twice1.log" & twice1=$!
+in_sandbox "$installed" describe --pipeline "$files/Twice.swift" > "$work/twice2.txt" 2> "$work/twice2.log" & twice2=$!
 wait $twice1 || { cat "$work/twice1.log" >&2; fail "the first of two concurrent runs of one new file failed"; }
 wait $twice2 || { cat "$work/twice2.log" >&2; fail "the second of two concurrent runs of one new file failed"; }
 cmp -s "$work/twice1.txt" "$work/twice2.txt" && cmp -s "$work/twice1.txt" "$work/describe.txt" \
@@ -189,7 +189,7 @@ mkdir -p "$work/other-swift"
 printf '#!/bin/sh\necho "Swift version 5.10 (swift-5.10-RELEASE)"\n' > "$work/other-swift/swiftc"
 chmod +x "$work/other-swift/swiftc"
 status=0
-PATH="$work/other-swift:$PATH" in_sandbox "$installed" run "$files/WideFaces.swift" "$sample" --out "$work/out-other" --quiet \
+PATH="$work/other-swift:$PATH" in_sandbox "$installed" run --pipeline "$files/WideFaces.swift" "$sample" --out "$work/out-other" --quiet \
   2> "$work/other.log" || status=$?
 [[ $status == 2 ]] && grep -qF "Swift version 5.10" "$work/other.log" && grep -qF "$(head -n 1 "$kit/swift-version")" "$work/other.log" \
   || { cat "$work/other.log" >&2; fail "a swiftc of another version was not refused with both versions (exit $status)"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Install what compiling a pipeline file needs (`facepipe run ./MyPipeline.swift …`).
+"""Install what compiling a pipeline file needs (`facepipe run --pipeline MyPipeline.swift …`).
 
 Usage: scripts/install-pipeline-kit.py BUILD_BIN_DIR DEST   (what `make install` runs;
 DEST is PREFIX/lib/facepipe). From the build folder SwiftPM linked `facepipe` in, DEST gets:

@@ -37,18 +37,45 @@ public struct FaceSize: Sendable, Hashable, Codable, CustomStringConvertible,
     /// fails validation above 1 (write `.pixels(20)` for pixels).
     public init(integerLiteral value: Int) { self = .fraction(Float(value)) }
 
-    /// Parses `20px` (pixels) or `0.05` (a fraction); nil for anything
-    /// else, including numbers that are not finite as a `Float` (`infpx`,
-    /// `nan`, `1e39px`, which overflows).
+    /// Parses `20px` (pixels) or `0.05` (a fraction), decimal numbers only;
+    /// nil for anything else, including hexadecimal (`0x10px`, which
+    /// `Float(_:)` would read as 16), numbers that are not finite as a
+    /// `Float` (`infpx`, `nan`, `1e39px`, which overflows).
     public init?(text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasSuffix("px"), let pixels = Float(trimmed.dropLast(2)), pixels.isFinite {
+        if trimmed.hasSuffix("px"), let pixels = Self.decimal(trimmed.dropLast(2)) {
             self = .pixels(pixels)
-        } else if let fraction = Float(trimmed), fraction.isFinite {
+        } else if let fraction = Self.decimal(Substring(trimmed)) {
             self = .fraction(fraction)
         } else {
             return nil
         }
+    }
+
+    /// `text` as a finite `Float` when it is written in decimal: an optional
+    /// `-`, digits with at most one `.` (at least one digit), an optional
+    /// exponent (`e`, an optional sign, digits).
+    private static func decimal(_ text: Substring) -> Float? {
+        var rest = text.unicodeScalars[...]
+        func digits() -> Int {
+            let count = rest.prefix(while: { $0.value >= 0x30 && $0.value <= 0x39 }).count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if rest.first == "-" { rest = rest.dropFirst() }
+        var count = digits()
+        if rest.first == "." {
+            rest = rest.dropFirst()
+            count += digits()
+        }
+        guard count > 0 else { return nil }
+        if rest.first == "e" || rest.first == "E" {
+            rest = rest.dropFirst()
+            if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+            guard digits() > 0 else { return nil }
+        }
+        guard rest.isEmpty, let value = Float(text), value.isFinite else { return nil }
+        return value
     }
 
     /// The floor in pixels for an image `width` pixels wide.

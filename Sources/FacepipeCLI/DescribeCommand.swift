@@ -3,15 +3,34 @@ import Foundation
 import Pipeline
 import Pipelines
 
-/// `facepipe describe NAME`: stages, options, models and fingerprints.
+/// `facepipe describe NAME` (or `describe --pipeline NAME|FILE.swift`):
+/// stages, options, models and fingerprints.
 struct DescribeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe",
         abstract: "Print a pipeline's stages with their options and the models they need."
     )
 
-    @Argument(help: "A pipeline name (see `facepipe pipelines`), or a pipeline file (FILE.swift: compiled, then described).")
-    var pipeline: String
+    @Argument(help: "A pipeline name (see `facepipe pipelines`).")
+    var name: String?
+
+    @Option(name: .customLong("pipeline"), help: ArgumentHelp(
+        "The pipeline: a name, or a pipeline file (FILE.swift: compiled, then described; a Swift file is compiled only after --pipeline).",
+        valueName: "NAME|FILE.swift"))
+    var pipelineOption: String?
+
+    /// The pipeline asked for, by --pipeline or as NAME.
+    var pipeline: String { pipelineOption ?? name ?? "" }
+
+    func validate() throws {
+        switch (name, pipelineOption) {
+        case (nil, nil): throw ValidationError("give a pipeline: NAME or --pipeline NAME|FILE.swift")
+        case (.some, .some): throw ValidationError("give one pipeline: NAME or --pipeline, not both")
+        case (.some(let name), nil):
+            if let refusal = PipelineFileRequest.positionalRefusal(name, verb: "describe") { throw ValidationError(refusal) }
+        case (nil, .some): break
+        }
+    }
 
     func run() throws {
         let pipeline: Pipeline

@@ -58,7 +58,7 @@ public enum FacepipeCommand {
     /// Runs one command line (`arguments` without the program's name) in
     /// this process and returns the exit status ``main(adding:commandName:)``
     /// would exit with; messages go to stdout and stderr as there.
-    /// A pipeline file (`run ./MyPipeline.swift …`, `describe MyPipeline.swift`)
+    /// A pipeline file (`run --pipeline MyPipeline.swift …`, `describe --pipeline MyPipeline.swift`)
     /// is compiled and its tool run as a child process.
     public static func run(_ arguments: [String], adding pipelines: [Pipeline] = [],
                            commandName: String = "facepipe") async -> Int32 {

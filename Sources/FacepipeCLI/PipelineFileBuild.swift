@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// Compiles a pipeline file into a tool (or finds it in the cache).
 ///
@@ -46,7 +47,7 @@ package struct PipelineFileBuild {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let kit = try PipelineKit.locate(executable: executable)
         let compiler = try findCompiler(path: environment["PATH"] ?? "")
-        let cache = PipelineFileCache.forEnvironment(environment)
+        let cache = try PipelineFileCache.forEnvironment(environment)
         try checkVersion(of: compiler, against: kit, scratch: cache)
         return PipelineFileBuild(kit: kit, cache: cache, compiler: compiler)
     }
@@ -114,6 +115,7 @@ package struct PipelineFileBuild {
     /// The tool for `file` (a path as the user gave it): the verified cache
     /// entry, or a new build. `notice` gets a line before and after a build.
     package func tool(for file: String, facepipeVersion: String, notice: (String) -> Void) throws(PipelineFileError) -> PipelineTool {
+        guard TerminalText.escaped(file) == file else { throw .unprintableName(path: file) }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else {
             throw .notAFile(path: file)
@@ -127,10 +129,10 @@ package struct PipelineFileBuild {
         guard Self.declaresPipeline(String(decoding: source, as: UTF8.self)) else { throw .noPipelineDeclaration(path: file) }
         let key = PipelineFileCache.key(source: source, facepipeVersion: facepipeVersion,
                                         swiftVersion: kit.swiftVersion, kitIdentity: kit.identity)
-        if let tool = cache.verified(key) { return tool }
+        if let tool = try cache.verified(key) { return tool }
 
         let started = Date()
-        notice("facepipe: compiling \(file) (cached in \(cache.entry(key).path) for later runs)")
+        notice("facepipe: compiling \(TerminalText.escaped(file)) (cached in \(TerminalText.escaped(cache.entry(key).path)) for later runs)")
         let folder = try cache.temporaryFolder(for: key)
         do throws(PipelineFileError) {
             try compile(file, into: folder)
@@ -141,7 +143,7 @@ package struct PipelineFileBuild {
                 throw PipelineFileError.cacheUnwritable(path: folder.path, reason: error.localizedDescription)
             }
             let tool = try cache.store(folder, as: key)
-            notice("facepipe: compiled \(file) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+            notice("facepipe: compiled \(TerminalText.escaped(file)) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
             return tool
         } catch {
             try? FileManager.default.removeItem(at: folder)

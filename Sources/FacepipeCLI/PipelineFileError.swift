@@ -1,9 +1,11 @@
-/// Why a pipeline file (`facepipe run ./MyPipeline.swift …`) could not be
+/// Why a pipeline file (`facepipe run --pipeline MyPipeline.swift …`) could not be
 /// compiled or started. Every case is a usage or setup problem: exit 2,
 /// nothing written outside the pipeline cache.
 package enum PipelineFileError: Error, Equatable, CustomStringConvertible {
-    /// The argument ends in `.swift` but names no regular file.
+    /// The value of --pipeline ends in `.swift` but names no regular file.
     case notAFile(path: String)
+    /// The file's path holds control characters (a newline would split it in the compiler's response files).
+    case unprintableName(path: String)
     /// The file cannot be read.
     case unreadable(path: String, reason: String)
     /// The file has no top-level `let pipeline = Pipeline(…)` (or `var`).
@@ -24,13 +26,19 @@ package enum PipelineFileError: Error, Equatable, CustomStringConvertible {
     case nameUnreadable(path: String, reason: String)
     /// The cache folder could not be created or written.
     case cacheUnwritable(path: String, reason: String)
+    /// A folder or file of the cache (or above it) that someone else could
+    /// change: not the caller's (or root's, above the cache), writable by
+    /// group or others, a link.
+    case cacheNotPrivate(path: String, reason: String)
     /// The built tool could not be started.
     case launchFailed(executable: String, reason: String)
 
     package var description: String {
         switch self {
         case let .notAFile(path):
-            return "\(path): no such pipeline file (an argument ending in .swift names a pipeline file to compile)"
+            return "\(path): no such pipeline file (the value of --pipeline that ends in .swift names a pipeline file to compile)"
+        case let .unprintableName(path):
+            return "\(path): a pipeline file's path must not hold control characters (a newline, an escape…): rename it"
         case let .unreadable(path, reason):
             return "\(path): cannot read the pipeline file: \(reason)"
         case let .noPipelineDeclaration(path):
@@ -54,6 +62,10 @@ package enum PipelineFileError: Error, Equatable, CustomStringConvertible {
             return "the tool built from \(path) did not start: \(reason)"
         case let .cacheUnwritable(path, reason):
             return "cannot write the pipeline cache \(path): \(reason) (set XDG_CACHE_HOME to a writable folder)"
+        case let .cacheNotPrivate(path, reason):
+            return "the pipeline cache is not yours alone: \(path) \(reason), so someone else could put a program there "
+                + "for facepipe to run; nothing was run. Make it yours and not writable by others (chown, chmod go-w), "
+                + "remove it, or set XDG_CACHE_HOME to a folder of your own"
         case let .launchFailed(executable, reason):
             return "cannot start \(executable): \(reason)"
         }

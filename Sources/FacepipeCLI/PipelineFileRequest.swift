@@ -1,10 +1,19 @@
 import ArgumentParser
+import Pipeline
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command line that names a pipeline file instead of a pipeline:
-/// `facepipe run ./MyPipeline.swift INPUT… --out DIR`,
-/// `facepipe run --pipeline MyPipeline.swift …` or `facepipe describe MyPipeline.swift`.
-/// The file is compiled into a tool (``PipelineFileBuild``) that is run
-/// with the same arguments, the file replaced by the pipeline's name.
+/// `facepipe run --pipeline MyPipeline.swift INPUT… --out DIR` or
+/// `facepipe describe --pipeline MyPipeline.swift`. The file is compiled
+/// into a tool (``PipelineFileBuild``) that is run with the same arguments,
+/// the file replaced by the pipeline's name.
+///
+/// The rule: a Swift file is compiled only as the value of `--pipeline`.
+/// A file reached by a shell glob (`facepipe run dl/* --out o`) is an INPUT
+/// or `describe`'s NAME, and a `.swift` one there is refused before
+/// anything runs (``PipelineFileRequest/positionalRefusal(_:verb:)``).
 package struct PipelineFileRequest: Equatable {
     /// The file as the user wrote it (so the compiler's messages name it so).
     package let file: String
@@ -31,40 +40,40 @@ package struct PipelineFileRequest: Equatable {
     /// The same, for `arguments` already parsed into `command`.
     static func recognize(_ command: ParsableCommand, arguments: [String]) -> PipelineFileRequest? {
         guard let verbIndex = arguments.firstIndex(where: { !$0.hasPrefix("-") }) else { return nil }
-        let after = arguments.index(after: verbIndex)
+        let option: String?
         if let run = command as? RunCommand {
-            if let option = run.pipeline {
-                guard option.hasSuffix(fileExtension) else { return nil }
-                // `--pipeline FILE` or `--pipeline=FILE`: the name goes where the file was.
-                var template = arguments.map(Argument.given)
-                if let i = arguments[after...].firstIndex(of: "--pipeline=" + option) {
-                    template[i] = .pipelineOption(prefix: "--pipeline=")
-                } else if let i = arguments[after...].indices.first(where: {
-                    arguments[$0] == option && $0 > after && arguments[$0 - 1] == "--pipeline"
-                }) {
-                    template[i] = .pipelineName
-                } else {
-                    return nil
-                }
-                return PipelineFileRequest(file: option, template: template)
-            }
-            // `run FILE INPUT…`: the file is the first positional argument;
-            // it becomes `--pipeline NAME` right after the verb.
-            guard let file = run.arguments.first, file.hasSuffix(fileExtension),
-                  let i = arguments[after...].firstIndex(of: file) else { return nil }
-            var template = arguments.map(Argument.given)
-            template.remove(at: i)
-            template.insert(contentsOf: [.given("--pipeline"), .pipelineName], at: after)
-            return PipelineFileRequest(file: file, template: template)
+            option = run.pipeline
+        } else if let describe = command as? DescribeCommand {
+            option = describe.pipelineOption
+        } else {
+            option = nil
         }
-        if let describe = command as? DescribeCommand {
-            guard describe.pipeline.hasSuffix(fileExtension),
-                  let i = arguments[after...].firstIndex(of: describe.pipeline) else { return nil }
-            var template = arguments.map(Argument.given)
+        guard let option, option.hasSuffix(fileExtension) else { return nil }
+        // `--pipeline FILE` or `--pipeline=FILE`: the name goes where the file was.
+        let after = arguments.index(after: verbIndex)
+        var template = arguments.map(Argument.given)
+        if let i = arguments[after...].firstIndex(of: "--pipeline=" + option) {
+            template[i] = .pipelineOption(prefix: "--pipeline=")
+        } else if let i = arguments[after...].indices.first(where: {
+            arguments[$0] == option && $0 > after && arguments[$0 - 1] == "--pipeline"
+        }) {
             template[i] = .pipelineName
-            return PipelineFileRequest(file: describe.pipeline, template: template)
+        } else {
+            return nil
         }
-        return nil
+        return PipelineFileRequest(file: option, template: template)
+    }
+
+    /// The refusal of a `.swift` file given where a pipeline file is never
+    /// read (an INPUT of `run`, the NAME of `describe`); nil for any other
+    /// argument. A folder whose name ends in `.swift` is an input like any folder.
+    static func positionalRefusal(_ argument: String, verb: String) -> String? {
+        guard argument.hasSuffix(fileExtension) else { return nil }
+        var status = stat()
+        if stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return nil }
+        let shown = TerminalText.escaped(argument)
+        return "\(shown) is a Swift file: facepipe compiles a pipeline file only when it follows --pipeline "
+            + "(`facepipe \(verb) --pipeline \(shown)\(verb == "run" ? " …" : "")`), so that a file reached by a shell glob never runs code"
     }
 
     /// The command line for the built tool: the file replaced by `pipeline`.

@@ -41,6 +41,10 @@ struct RunArguments: Equatable {
             resolved = RunArguments(pipeline: defaultPipeline, inputs: arguments)
         }
         guard !resolved.inputs.isEmpty else { throw .noInput(pipeline: resolved.pipeline) }
+        // A Swift file is compiled only after --pipeline, never as an INPUT (`run dl/*`).
+        for input in resolved.inputs {
+            if let refusal = PipelineFileRequest.positionalRefusal(input, verb: "run") { throw .swiftFileAsInput(refusal) }
+        }
         return resolved
     }
 
@@ -62,6 +66,8 @@ enum RunArgumentsError: Error, Equatable, CustomStringConvertible {
     case neitherPipelineNorInput(String, registered: [String])
     /// No input after the pipeline.
     case noInput(pipeline: String)
+    /// An INPUT is a `.swift` file (the message says to name it with --pipeline).
+    case swiftFileAsInput(String)
 
     var description: String {
         switch self {
@@ -77,6 +83,8 @@ enum RunArgumentsError: Error, Equatable, CustomStringConvertible {
                 + "is called \(name) (pipelines: \(registered.joined(separator: ", ")))"
         case let .noInput(pipeline):
             return "give at least one input to run \(pipeline) on"
+        case let .swiftFileAsInput(refusal):
+            return refusal
         }
     }
 }

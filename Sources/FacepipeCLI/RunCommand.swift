@@ -13,8 +13,10 @@ struct RunCommand: AsyncParsableCommand {
         (`facepipe pipelines` lists them). The older form `facepipe run NAME INPUT…` \
         still works when NAME is a pipeline and no file or folder here is called NAME; \
         if one is, the run stops and asks which was meant (exit 2). A pipeline in a Swift \
-        file (`facepipe run ./MyPipeline.swift INPUT…`, or --pipeline FILE.swift) is compiled \
-        with the swiftc on PATH against facepipe's modules, cached, and run (docs/PIPELINES.md).
+        file (`facepipe run --pipeline FILE.swift INPUT…`) is compiled with the swiftc on \
+        PATH against facepipe's modules, cached, and run (docs/PIPELINES.md). A Swift file \
+        is compiled only when it follows --pipeline: a .swift file among the INPUTs (such \
+        as one a shell glob like dl/* reached) is refused before anything runs (exit 2).
 
         Each INPUT is recognised by what it is, never by its name: - (a tar stream on \
         standard input), a folder (every JPEG and PNG below it, sorted by path; other \
@@ -42,10 +44,10 @@ struct RunCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`).", valueName: "NAME"))
+    @Option(name: .long, help: ArgumentHelp("The pipeline to run (default: \(RunArguments.defaultPipeline); see `facepipe pipelines`), or a pipeline file to compile and run (a NAME ending in .swift; the only way a Swift file is compiled).", valueName: "NAME"))
     var pipeline: String?
 
-    @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline. A .swift file here is refused (exit 2): use --pipeline FILE.swift.", valueName: "input"))
     var arguments: [String]
 
     /// The pipeline and inputs the arguments name (checked in `validate`).

@@ -3,8 +3,11 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Pipeline files (`facepipe run ./MyPipeline.swift …`): how the command
+/// Pipeline files (`facepipe run --pipeline MyPipeline.swift …`): how the command
 /// line names one, the cache's seal, the compiler check, and a whole build
 /// against this build folder. scripts/check-install.sh does the same from
 /// an installed kit.
@@ -23,15 +26,18 @@ struct PipelineFileTests {
     }
 
     @Test(arguments: [
-        RequestCase(arguments: ["run", "./My.swift", "a.tar", "--out", "o"], file: "./My.swift",
-                    forTool: ["run", "--pipeline", "mine", "a.tar", "--out", "o"]),
-        RequestCase(arguments: ["run", "--workers", "2", "My.swift", "a.tar", "b.tar", "--out", "o"], file: "My.swift",
-                    forTool: ["run", "--pipeline", "mine", "--workers", "2", "a.tar", "b.tar", "--out", "o"]),
+        // A Swift file is compiled only after --pipeline: as an INPUT or describe's NAME it is refused.
+        RequestCase(arguments: ["run", "./My.swift", "a.tar", "--out", "o"], file: nil, forTool: []),
+        RequestCase(arguments: ["run", "--workers", "2", "a.tar", "My.swift", "--out", "o"], file: nil, forTool: []),
+        RequestCase(arguments: ["describe", "My.swift"], file: nil, forTool: []),
+        RequestCase(arguments: ["run", "--workers", "2", "--pipeline", "My.swift", "a.tar", "b.tar", "--out", "o"], file: "My.swift",
+                    forTool: ["run", "--workers", "2", "--pipeline", "mine", "a.tar", "b.tar", "--out", "o"]),
         RequestCase(arguments: ["run", "--pipeline", "dir/My.swift", "a.tar", "--out", "o", "--set", "x.y=1"], file: "dir/My.swift",
                     forTool: ["run", "--pipeline", "mine", "a.tar", "--out", "o", "--set", "x.y=1"]),
         RequestCase(arguments: ["run", "--pipeline=My.swift", "a.tar", "--out", "o"], file: "My.swift",
                     forTool: ["run", "--pipeline=mine", "a.tar", "--out", "o"]),
-        RequestCase(arguments: ["describe", "My.swift"], file: "My.swift", forTool: ["describe", "mine"]),
+        RequestCase(arguments: ["describe", "--pipeline", "My.swift"], file: "My.swift", forTool: ["describe", "--pipeline", "mine"]),
+        RequestCase(arguments: ["describe", "--pipeline=My.swift"], file: "My.swift", forTool: ["describe", "--pipeline=mine"]),
         RequestCase(arguments: ["run", "faces", "a.tar", "--out", "o"], file: nil, forTool: []),
         RequestCase(arguments: ["run", "a.tar", "--out", "o"], file: nil, forTool: []),
         RequestCase(arguments: ["describe", "faces"], file: nil, forTool: []),
@@ -42,9 +48,9 @@ struct PipelineFileTests {
         if let request { #expect(request.arguments(naming: "mine") == example.forTool) }
     }
 
-    /// Through the public command line: a `.swift` argument is a pipeline
-    /// file, never an input for the default pipeline; one that cannot be
-    /// built stops the run before `--out` exists (exit 2).
+    /// Through the public command line: a `.swift` INPUT is refused, never
+    /// read as an input for the default pipeline nor compiled; a pipeline
+    /// file that cannot be built stops the run before `--out` exists (exit 2).
     @Test func swiftArgumentIsNeverAnInput() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -57,7 +63,60 @@ struct PipelineFileTests {
         #expect(await FacepipeCommand.run(["run", file.path, photo.path, "--out", out.path, "--quiet"]) == 2)
         #expect(await FacepipeCommand.run(["run", "--pipeline", file.path, photo.path, "--out", out.path, "--quiet"]) == 2)
         #expect(await FacepipeCommand.run(["describe", file.path]) == 2)
+        #expect(await FacepipeCommand.run(["describe", "--pipeline", file.path]) == 2)
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    struct FolderCase: Sendable, CustomStringConvertible {
+        let name: String
+        /// Prepares `folder` and returns the cache's base folder.
+        let prepare: @Sendable (URL) throws -> URL
+        /// The refusal, with `{}` for the folder (nil: the cache opens).
+        let refusal: String?
+        var description: String { name }
+    }
+
+    /// What lies above the cache matters too: a folder there that others may
+    /// write (without the sticky bit) could have the cache renamed away and
+    /// replaced, so it is refused; a sticky one (`/tmp`) is not. A base
+    /// reached through a link is resolved once; a cache folder that is a
+    /// file is named as not a folder.
+    @Test(arguments: [
+        FolderCase(name: "a parent writable by all", prepare: { folder in
+            let open = folder.appendingPathComponent("open")
+            try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+            _ = chmod(open.path, 0o777)
+            return open.appendingPathComponent("cache")
+        }, refusal: "the pipeline cache is not yours alone: {}/open is writable by group or others (mode 777)"),
+        FolderCase(name: "a sticky parent writable by all", prepare: { folder in
+            let open = folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+            _ = chmod(open.path, 0o1777)
+            return open.appendingPathComponent("cache")
+        }, refusal: nil),
+        FolderCase(name: "a base reached through a link", prepare: { folder in
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("real"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link"), withDestinationURL: folder.appendingPathComponent("real"))
+            return folder.appendingPathComponent("link")
+        }, refusal: nil),
+        FolderCase(name: "facepipe is a file", prepare: { folder in
+            try Data().write(to: folder.appendingPathComponent("facepipe"))
+            return folder
+        }, refusal: "cannot write the pipeline cache {}/facepipe: not a folder"),
+    ])
+    func foldersAboveAndInTheCache(_ example: FolderCase) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try example.prepare(folder)
+        if let refusal = example.refusal {
+            let error = #expect(throws: PipelineFileError.self) { try PipelineFileCache(base: base) }
+            #expect(error?.description.hasPrefix(refusal.replacingOccurrences(of: "{}", with: folder.path)) == true, "\(String(describing: error))")
+        } else {
+            let cache = try PipelineFileCache(base: base)
+            #expect(cache.root.path == base.resolvingSymlinksInPath().appendingPathComponent("facepipe/pipelines").path)
+            var status = stat()
+            #expect(stat(cache.root.path, &status) == 0 && status.st_mode & 0o777 == 0o700)
+        }
     }
 
     @Test func pipelineDeclarationIsFound() {
@@ -92,41 +151,41 @@ struct PipelineFileTests {
     @Test func damagedOrPartialEntriesAreNeverTrusted() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let cache = PipelineFileCache(root: root)
+        let cache = try PipelineFileCache(base: root)
         let key = String(repeating: "ab", count: 32)
-        #expect(cache.verified(key) == nil)
+        #expect(try cache.verified(key) == nil)
         let tool = try cache.store(try fakeBuild(in: cache, key: key, text: "one"), as: key)
         #expect(tool.pipelineName == "mine")
-        #expect(cache.verified(key) == tool)
+        #expect(try cache.verified(key) == tool)
 
         // One byte of the executable changed: not trusted.
         let executable = cache.entry(key).appendingPathComponent(PipelineFileCache.executableName)
         var bytes = try Data(contentsOf: executable)
         bytes[bytes.count - 2] ^= 1
         try bytes.write(to: executable)
-        #expect(cache.verified(key) == nil)
+        #expect(try cache.verified(key) == nil)
         // A new build replaces the damaged entry.
         #expect(try cache.store(try fakeBuild(in: cache, key: key, text: "two"), as: key) == tool)
-        #expect(cache.verified(key) == tool)
+        #expect(try cache.verified(key) == tool)
 
         // No seal (a copy cut short before it was written), or another name: not trusted.
         let seal = cache.entry(key).appendingPathComponent(PipelineFileCache.sealFile)
         let sealed = try Data(contentsOf: seal)
         try FileManager.default.removeItem(at: seal)
-        #expect(cache.verified(key) == nil)
+        #expect(try cache.verified(key) == nil)
         try sealed.write(to: seal)
-        #expect(cache.verified(key) == tool)
+        #expect(try cache.verified(key) == tool)
         try Data("other".utf8).write(to: cache.entry(key).appendingPathComponent(PipelineFileCache.nameFile))
-        #expect(cache.verified(key) == nil)
+        #expect(try cache.verified(key) == nil)
         // The executable gone: not trusted.
         try FileManager.default.removeItem(at: executable)
-        #expect(cache.verified(key) == nil)
+        #expect(try cache.verified(key) == nil)
     }
 
     @Test func concurrentBuildsOfOneFileLeaveOneWholeEntry() async throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let cache = PipelineFileCache(root: root)
+        let cache = try PipelineFileCache(base: root)
         let key = String(repeating: "cd", count: 32)
         let folders = try (0..<8).map { _ in try fakeBuild(in: cache, key: key, text: "same") }
         let tools = await withTaskGroup(of: PipelineTool?.self) { group in
@@ -136,17 +195,18 @@ struct PipelineFileTests {
             return tools
         }
         #expect(tools.count == 8)
-        #expect(tools.allSatisfy { $0 != nil && $0 == cache.verified(key) })
-        let left = try FileManager.default.contentsOfDirectory(atPath: root.path)
-        #expect(left == [key], "temporary build folders left: \(left)")
+        let verified = try cache.verified(key)
+        #expect(tools.allSatisfy { $0 != nil && $0 == verified })
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache.root.path).sorted()
+        #expect(left == [key, PipelineFileCache.moduleCacheFolder, PipelineFileCache.sealKeyFile].sorted(), "temporary build folders left: \(left)")
     }
 
     @Test func buildFoldersOfKilledRunsAreRemovedWhenOld() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let cache = PipelineFileCache(root: root)
-        let old = root.appendingPathComponent(".building-0123456789abcdef-killed")
-        let recent = root.appendingPathComponent(".building-0123456789abcdef-running")
+        let cache = try PipelineFileCache(base: root)
+        let old = cache.root.appendingPathComponent(".building-0123456789abcdef-killed")
+        let recent = cache.root.appendingPathComponent(".building-0123456789abcdef-running")
         for folder in [old, recent] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: old.path)
         let new = try cache.temporaryFolder(for: String(repeating: "ef", count: 32))
@@ -165,7 +225,7 @@ struct PipelineFileTests {
         #expect(throws: PipelineFileError.compilerNotFound(path: "/nonexistent")) { try PipelineFileBuild.findCompiler(path: "/nonexistent") }
         let kit = PipelineKit(swiftVersion: "Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x86_64-unknown-linux-gnu",
                               compileArguments: [], objects: .archive("/nonexistent"), identity: "")
-        let cache = PipelineFileCache(root: folder.appendingPathComponent("cache"))
+        let cache = try PipelineFileCache(base: folder.appendingPathComponent("cache"))
         let error = #expect(throws: PipelineFileError.self) {
             try PipelineFileBuild.checkVersion(of: compiler.path, against: kit, scratch: cache)
         }
@@ -194,7 +254,7 @@ struct PipelineFileTests {
         let kit = try PipelineKit.locate(executable: facepipe)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let build = PipelineFileBuild(kit: kit, cache: PipelineFileCache(root: folder.appendingPathComponent("cache")),
+        let build = PipelineFileBuild(kit: kit, cache: try PipelineFileCache(base: folder.appendingPathComponent("cache")),
                                       compiler: try PipelineFileBuild.findCompiler(path: ProcessInfo.processInfo.environment["PATH"] ?? ""))
         try PipelineFileBuild.checkVersion(of: build.compiler, against: kit, scratch: build.cache)
 
@@ -257,7 +317,8 @@ struct PipelineFileTests {
         #expect(throws: PipelineFileError.compileFailed(path: broken.path, status: 1)) {
             try build.tool(for: broken.path, facepipeVersion: FacepipeVersion.string) { _ in }
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cache").path).sorted()
-        #expect(left == [PipelineFileCache.moduleCacheFolder, tool.executable.deletingLastPathComponent().lastPathComponent].sorted())
+        let left = try FileManager.default.contentsOfDirectory(atPath: build.cache.root.path).sorted()
+        #expect(left == [PipelineFileCache.moduleCacheFolder, PipelineFileCache.sealKeyFile,
+                         tool.executable.deletingLastPathComponent().lastPathComponent].sorted())
     }
 }

@@ -4,12 +4,14 @@ import Testing
 /// A minimum face size that is not a finite number (`infpx`, `1e39px`,
 /// which overflows a `Float`, `-infpx`, `nanpx`), in each of its command-line
 /// forms, is a usage error (exit 2) naming the option, like an out-of-range
-/// fraction, and nothing is written.
+/// fraction, and nothing is written. So is one not written in decimal
+/// (`0x10px`, which `Float("0x10")` reads as 16; `0x1p-4`, a hexadecimal
+/// 0.0625).
 @Suite(.enabled(if: FacepipeProcess.available, "build the facepipe binary first"))
 struct MinFaceSizeUsageTests {
     enum Form: String, CaseIterable, Sendable { case runOption, runSet, detectOption }
 
-    static let values = ["infpx", "1e39px", "-infpx", "nanpx", "inf", "nan", "1.5"]
+    static let values = ["infpx", "1e39px", "-infpx", "nanpx", "inf", "nan", "1.5", "0x10px", "0x1p-4", " 0x10px"]
 
     static func arguments(_ form: Form, _ value: String, input: String, out: String) -> [String] {
         switch form {

@@ -5,6 +5,9 @@ import Pipeline
 import Pipelines
 import Testing
 import _TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Inputs by kind: folders, single images, archives, streams, and the
 /// command-line INPUT resolution that tells them apart.
@@ -138,6 +141,55 @@ import _TestSupport
         let missing = "/nonexistent-\(UUID().uuidString)/photos.tar"
         let error = #expect(throws: RunInputError.self) { try RunInput.fromArgument(missing) }
         #expect(error?.description == "cannot read input \(missing): No such file or directory")
+    }
+
+    struct DetectFileCase: Sendable, CustomStringConvertible {
+        let name: String
+        /// Makes the file in a folder; its path.
+        let make: @Sendable (URL) throws -> String
+        let reason: String
+        var description: String { name }
+    }
+
+    /// `facepipe detect FILE` on something that is not an image or a video
+    /// (a FIFO, `/dev/zero`, `/proc/self/environ`, a text) gives that file's
+    /// entry an error saying what it is: never a wait, never "Permission
+    /// denied", never the file's first bytes.
+    @Test(arguments: [
+        DetectFileCase(name: "a FIFO", make: { folder in
+            let path = folder.appendingPathComponent("fifo").path
+            guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            return path
+        }, reason: "read: not a regular file but a FIFO: give an image or video file"),
+        DetectFileCase(name: "/dev/zero", make: { _ in "/dev/zero" },
+                       reason: "read: not a regular file but a character device: give an image or video file"),
+        DetectFileCase(name: "a folder", make: { folder in folder.path },
+                       reason: "read: not a regular file but a folder: give an image or video file"),
+        DetectFileCase(name: "/proc/self/environ", make: { _ in "/proc/self/environ" },
+                       reason: "read: not a JPEG or PNG image nor a video (MP4, MOV, MKV, WebM), by its first bytes"),
+        DetectFileCase(name: "a text", make: { folder in
+            let path = folder.appendingPathComponent("secret.jpg")
+            try Data("PASSWORD=hunter2\n".utf8).write(to: path)
+            return path.path
+        }, reason: "read: not a JPEG or PNG image nor a video (MP4, MOV, MKV, WebM), by its first bytes"),
+        DetectFileCase(name: "a GIF", make: { folder in
+            let path = folder.appendingPathComponent("a.gif")
+            try Data("GIF89a\u{1}\0\u{1}\0".utf8).write(to: path)
+            return path.path
+        }, reason: "read: not a JPEG or PNG image nor a video (MP4, MOV, MKV, WebM), by its first bytes (it looks like GIF, which facepipe does not decode)"),
+    ])
+    func detectSaysWhatAFileIsWithoutQuotingIt(_ example: DetectFileCase) async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try example.make(folder)
+        let lines = Pipe()
+        let summary = try await PipelineRunner.runJSONLines(try Pipelines.uprightPNG.compile(modelsDirectory: URL(fileURLWithPath: "/nonexistent-models")), inputs: [RunInput.imageOrVideoFile(path: path)],
+                                                            output: lines.fileHandleForWriting, workers: 1)
+        try lines.fileHandleForWriting.close()
+        let text = String(decoding: lines.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String], "\(text)")
+        #expect(line == ["file": path, "error": example.reason])
+        #expect(summary.exitStatus == .someEntriesFailed)
     }
 
     /// inputs[0] of run.json.

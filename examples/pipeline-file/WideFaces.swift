@@ -1,5 +1,5 @@
 // A pipeline in one file (docs/PIPELINES.md, "A pipeline in one file"):
-// `facepipe run examples/pipeline-file/WideFaces.swift photos.tar --out out`.
+// `facepipe run --pipeline examples/pipeline-file/WideFaces.swift photos.tar --out out`.
 // scripts/check-install.sh compiles and runs it from an installed facepipe.
 // snippet: wide-faces
 import Pipeline

@@ -19,4 +19,19 @@ enum FileSignature {
         bytes.removeLast(bytes.count - count)
         return bytes
     }
+
+    /// What a file that is not a regular file is, for a message: `a FIFO`,
+    /// `a character device`…, from its `fstat`.
+    static func kind(of status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFREG: "a regular file"
+        default: "of an unknown kind"
+        }
+    }
 }

@@ -67,18 +67,36 @@ extension RunInput {
 extension RunInput {
     /// A file named as an image or a video (`facepipe detect FILES…`): its
     /// frames when it starts as a video container (``videoFile(path:name:)``),
-    /// otherwise the image (``imageFile(path:name:maxBytes:)``), whose source
-    /// reports a file that cannot be opened or decoded as its entry's error.
-    /// Opened without waiting (a FIFO's open would wait for a writer), and
-    /// sniffed only when it is a regular file.
+    /// the image when it starts as a JPEG or PNG or is empty
+    /// (``imageFile(path:name:maxBytes:)``, whose source reports a file that
+    /// cannot be decoded as its entry's error). Anything else is one entry's
+    /// error saying what the file is, without reading further or quoting its
+    /// bytes: not a regular file (a FIFO, `/dev/zero`, a folder), or a
+    /// regular file that is neither (`/proc/self/environ`, a text, a GIF).
+    /// Opened without waiting (a FIFO's open would wait for a writer); a file
+    /// that cannot be opened is left to the image source, which reports why.
     public static func imageOrVideoFile(path: String) -> RunInput {
         let fd = openForReading(path, waiting: false)
         guard fd >= 0 else { return .imageFile(path: path) }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let signature = FileSignature.read(fd), !signature.isEmpty, VideoReading.isVideo(signature) else { return .imageFile(path: path) }
-        return .videoFile(path: path)
+        guard fstat(fd, &status) == 0 else { return .imageFile(path: path) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            return refusedFile(path: path, reason: "not a regular file but \(FileSignature.kind(of: status)): give an image or video file")
+        }
+        guard let signature = FileSignature.read(fd) else { return .imageFile(path: path) }
+        if VideoReading.isVideo(signature) { return .videoFile(path: path) }
+        if signature.isEmpty || ImageFormat(sniffing: signature.prefix(8)) != nil { return .imageFile(path: path) }
+        let like = ImageLikeFormat(sniffing: signature).map { " (it looks like \($0.name), which facepipe does not decode)" } ?? ""
+        return refusedFile(path: path, reason: "not a JPEG or PNG image nor a video (MP4, MOV, MKV, WebM), by its first bytes\(like)")
+    }
+
+    /// An input of one entry that is an error: `reason`, for the file `path`.
+    private static func refusedFile(path: String, reason: String) -> RunInput {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return RunInput(name: path, path: path, byteSize: nil, open: {
+            InMemoryEntrySource(items: [.unreadable(index: 0, name: name, rawName: Array(name.utf8), reason: reason)])
+        })
     }
 }
 
