@@ -3,7 +3,7 @@
 # as built and on copies of it moved by a few pixels, side by side, to show
 # how much of a measured difference the detectors' sampling grids alone can
 # make (YuNet-s scored one 39-px face 0.32 to 0.67 as its picture moved a
-# pixel at a time; docs/BENCHMARKS.md, session 23).
+# pixel at a time; docs/BENCHMARKS.md, 2026-11-27, 9e9ccc4).
 #
 # Each copy is the set, upright and lossless (PNG), with the first DX columns
 # and DY rows cut off (benchmarks/eval/shift.py); the pipeline runs on it,

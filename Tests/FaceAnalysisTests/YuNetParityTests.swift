@@ -137,7 +137,7 @@ import _TestSupport
 
     /// A detector asked for scores under libfacedetection's floor of 0.2
     /// decodes them too, and gives the faces from 0.2 exactly as a detector
-    /// at that floor does. (Until session 23 the decoder stopped at 0.2
+    /// at that floor does. (Until ae236df, 2026-11-27, the decoder stopped at 0.2
     /// whatever was asked.)
     @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"),
           arguments: ["breakingbad.jpg", "tongue.jpg"])

@@ -4,7 +4,7 @@ sampling grids move the scores.
 
 YuNet-s scores a small face differently as the picture moves by a pixel
 (0.32 to 0.67 for one 39-px face of the composite set; docs/BENCHMARKS.md,
-session 23), so a precision or recall measured on the set as built holds
+2026-11-27, 9e9ccc4), so a precision or recall measured on the set as built holds
 one draw of that noise. `eval-shifts.sh` runs a pipeline on copies of the
 set with the first DX columns and DY rows cut off and scores each against
 the original labels.
