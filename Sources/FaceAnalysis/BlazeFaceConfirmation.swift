@@ -27,8 +27,8 @@ package enum BlazeFaceConfirmation {
     /// images, 6 candidates per image from 0.2, 1.8 from 0.5. 0.2 is
     /// libfacedetection's own floor, and the floor accurate mode has run
     /// at: 0.15 was chosen on 2026-11-27 (f472ba9), but YuNet-s's decoder
-    /// stopped at 0.2 until ae236df. Measured then: from 0.15 the composite set keeps
-    /// the same faces as built and 0–2 more of its 100 faces of 20–64 px
+    /// stopped at 0.2 until ae236df. Measured then: from 0.15 the composite
+    /// set keeps the same faces as built and 0–2 more of its 100 faces of 20–64 px
     /// when moved by a few pixels (`make eval-shifts`), for 3–5 % more of
     /// `faces`' CPU (`faces` 1.15× MediaPipe instead of 1.21×).
     package static let candidateMinScore: Float = 0.2
