@@ -52,6 +52,8 @@ public final class VideoDecoder {
         guard let stream = videos.first(where: { $0.pointee.disposition & AV_DISPOSITION_DEFAULT != 0 }) ?? videos.first
         else { throw .noVideoStream(name) }
         let audioStreams = streams.filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }.count
+        let displayMatrix = DisplayMatrix(of: stream)
+        guard !displayMatrix.mirrored else { throw .mirrored(name) }
         streamIndex = stream.pointee.index
         demuxer.discardAll(except: [streamIndex])
 
@@ -108,10 +110,11 @@ public final class VideoDecoder {
             frameStep = 1
         }
         info = VideoInfo(
-            width: width, height: height, rotation: Self.rotation(of: stream),
+            width: width, height: height, rotation: displayMatrix.rotation,
             frameRate: frameRate, timeBase: timeBase, duration: duration, codec: codecName,
             audioStreams: audioStreams,
-            frameCountHint: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil)
+            frameCountHint: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+            videoStreams: videos.count, streamNumber: videos.firstIndex(of: stream)! + 1)
         demuxer.reader.resetEndFlag()
         pending = try decodeNext()
     }
@@ -223,16 +226,5 @@ public final class VideoDecoder {
         if width < 0 || height < 0 || overflow || pixels > maxPixels {
             throw .tooManyPixels(name, width: width, height: height, max: maxPixels)
         }
-    }
-
-    /// The clockwise quarter turn that makes a frame upright, from the stream's display matrix
-    /// (`av_display_rotation_get` gives the counterclockwise angle).
-    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
-        var size = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
-        let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
-        guard counterclockwise.isFinite else { return 0 }
-        let quarters = Int((-counterclockwise / 90).rounded())
-        return ((quarters % 4) + 4) % 4 * 90
     }
 }

@@ -2,8 +2,9 @@ import CFFmpeg
 import ImageCore
 
 /// Writes redacted frames as H.264 (libx264) in a new container of the source's family (MP4 for ISO media,
-/// or MOV when the source's audio cannot go in MP4; Matroska for MKV/WebM), with every audio stream of the
-/// source copied packet for packet and no metadata.
+/// or MOV when the source's audio cannot go in MP4; Matroska for MKV/WebM), with the source's audio as
+/// `AudioTreatment` decides (copied packet for packet under a rebuilt codec configuration, re-encoded as AAC,
+/// or left out and listed in `droppedAudio`) and no metadata or side data of the source.
 ///
 /// Frames of odd width or height lose their last column or row (yuv420p needs even sizes). The muxer runs with
 /// FFmpeg's bit-exact flag, the RGB → Y'CbCr conversion is VideoIO's integer code and x264 runs on one thread,
@@ -20,6 +21,10 @@ public final class VideoEncoder {
     private let videoStream: UnsafeMutablePointer<AVStream>
     /// Source audio stream index → output stream.
     private var audioStreams: [Int32: UnsafeMutablePointer<AVStream>] = [:]
+    /// Source audio stream index → its re-encoder (`AudioTreatment.reencode`).
+    private var reencoders: [Int32: AudioReencoder] = [:]
+    /// The source's audio streams left out, each as a sentence (`audio stream 1 (wmapro): …`).
+    public private(set) var droppedAudio: [String] = []
     private var audioPending = false
     private var audioEnded = false
     /// Output audio stream index → what its packets' times gain (Matroska with Opus: the codec delay).
@@ -32,8 +37,8 @@ public final class VideoEncoder {
 
     /// Writes a new container to `output`, an empty regular file the caller opened (and later renames into place);
     /// the caller owns the descriptor. `width`/`height`: the frames that will be appended (upright: a rotated
-    /// source's sides swapped); no display matrix is written. Audio: every audio stream of `source` is copied
-    /// packet for packet, interleaved as frames arrive (bounded memory). Metadata: none copied.
+    /// source's sides swapped); no display matrix is written. Audio: each audio stream of `source` as
+    /// `AudioTreatment` decides, interleaved as frames arrive (bounded memory). Metadata and side data: none copied.
     public init(output: Int32, source: VideoInput, sourceInfo: VideoInfo, width: Int, height: Int,
                 encoding: VideoEncoding) throws(VideoError) {
         guard width >= 2, height >= 2 else {
@@ -51,12 +56,27 @@ public final class VideoEncoder {
         encodedHeight = height & ~1
         self.source = try ContainerDemuxer(source, name: "the source video")
 
-        // The source's audio streams, and a muxer that can hold them.
-        let audio = self.source.streams.filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
-        self.source.discardAll(except: Set(audio.map { $0.pointee.index }))
+        // The source's audio streams, what becomes of each, and a muxer that can hold them.
+        var audio: [(stream: UnsafeMutablePointer<AVStream>, treatment: AudioTreatment)] = []
+        for (position, input) in self.source.streams.filter({ $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }).enumerated() {
+            let parameters = input.pointee.codecpar.pointee
+            let extradata = parameters.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(parameters.extradata_size, 0)))) } ?? []
+            let treatment = AudioTreatment.decide(codec: parameters.codec_id, extradata: extradata)
+            if treatment == .reencode {
+                do throws(AudioReencoder.Refusal) {
+                    reencoders[input.pointee.index] = try AudioReencoder(stream: input)
+                } catch {
+                    droppedAudio.append("audio stream \(position + 1) (\(String(cString: avcodec_get_name(parameters.codec_id)))): \(error.reason)")
+                    continue
+                }
+            }
+            audio.append((input, treatment))
+        }
+        self.source.discardAll(except: Set(audio.map { $0.stream.pointee.index }))
         var muxerName = self.source.kind == .isoMedia ? "mp4" : "matroska"
         if muxerName == "mp4", let mp4 = av_guess_format("mp4", nil, nil),
-           audio.contains(where: { avformat_query_codec(mp4, $0.pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 }) {
+           audio.contains(where: { $0.treatment != .reencode
+               && avformat_query_codec(mp4, $0.stream.pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) != 1 }) {
             muxerName = "mov"   // e.g. PCM audio from a camera's MOV, which MP4 cannot hold
         }
         muxer = try ContainerMuxer(fd: output, muxer: muxerName)
@@ -98,11 +118,16 @@ public final class VideoEncoder {
         videoStream.pointee.avg_frame_rate = codec.pointee.framerate
         videoStream.pointee.disposition = AV_DISPOSITION_DEFAULT
 
-        for (position, input) in audio.enumerated() {
+        for (position, (input, treatment)) in audio.enumerated() {
             let stream = try muxer.addStream()
-            try Self.check(avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar), "copy an audio stream's parameters")
+            if let reencoder = reencoders[input.pointee.index] {
+                try reencoder.describe(stream.pointee.codecpar)
+                stream.pointee.time_base = reencoder.timeBase
+            } else if case .copy(let extradata) = treatment {
+                try Self.describeCopy(stream.pointee.codecpar, of: input.pointee.codecpar, extradata: extradata)
+                stream.pointee.time_base = input.pointee.time_base
+            }
             stream.pointee.codecpar.pointee.codec_tag = 0   // the muxer's own tag for the codec
-            stream.pointee.time_base = input.pointee.time_base
             stream.pointee.disposition = position == 0 ? AV_DISPOSITION_DEFAULT : 0
             audioStreams[input.pointee.index] = stream
         }
@@ -155,6 +180,9 @@ public final class VideoEncoder {
         try Self.check(avcodec_send_frame(encoder.pointer, nil), "flush the encoder")
         try writeEncodedPackets()
         try copyAudio(upTo: nil)
+        for (index, reencoder) in reencoders.sorted(by: { $0.key < $1.key }) {
+            try reencoder.send(nil) { encoded throws(VideoError) in try writeReencoded(encoded, of: index, by: reencoder) }
+        }
         try Self.check(av_write_trailer(muxer.context), "write the container trailer")
     }
 
@@ -173,7 +201,8 @@ public final class VideoEncoder {
     }
 
     /// Copies source audio packets whose time is not after `time` (all that remain when nil), unchanged but
-    /// for their stream index and time base. Holds at most one packet read ahead.
+    /// for their stream index and time base and without their side data (or gives them to their stream's
+    /// re-encoder). Holds at most one packet read ahead.
     private func copyAudio(upTo time: (Int64, AVRational)?) throws(VideoError) {
         guard !audioStreams.isEmpty else { return }
         let packet = audioPacket.pointer
@@ -200,6 +229,14 @@ public final class VideoEncoder {
                 let at = packet.pointee.dts != facepipe_av_nopts_value ? packet.pointee.dts : packet.pointee.pts
                 if at != facepipe_av_nopts_value, av_compare_ts(at, input.pointee.time_base, limit, base) > 0 { return }
             }
+            if let reencoder = reencoders[packet.pointee.stream_index] {
+                audioPending = false
+                let index = packet.pointee.stream_index
+                defer { av_packet_unref(packet) }
+                try reencoder.send(packet) { encoded throws(VideoError) in try writeReencoded(encoded, of: index, by: reencoder) }
+                continue
+            }
+            Self.keepOnlySkipSamples(packet)
             av_packet_rescale_ts(packet, input.pointee.time_base, stream.pointee.time_base)
             if let shift = audioShift[stream.pointee.index] {
                 if packet.pointee.pts != facepipe_av_nopts_value { packet.pointee.pts += shift }
@@ -210,6 +247,71 @@ public final class VideoEncoder {
             audioPending = false
             try Self.check(av_interleaved_write_frame(muxer.context, packet), "write an audio packet")
         }
+    }
+
+    /// Writes a packet of the re-encoder of source stream `index`.
+    private func writeReencoded(_ packet: UnsafeMutablePointer<AVPacket>, of index: Int32, by reencoder: AudioReencoder) throws(VideoError) {
+        let stream = audioStreams[index]!
+        av_packet_rescale_ts(packet, reencoder.timeBase, stream.pointee.time_base)
+        packet.pointee.stream_index = stream.pointee.index
+        packet.pointee.pos = -1
+        try Self.check(av_interleaved_write_frame(muxer.context, packet), "write an audio packet")
+    }
+
+    /// A copied stream's parameters, field by field from the numbers a muxer needs (never
+    /// `avcodec_parameters_copy`, which would carry the source's codec configuration and channel names),
+    /// with `extradata` as its codec configuration.
+    private static func describeCopy(_ output: UnsafeMutablePointer<AVCodecParameters>,
+                                     of input: UnsafeMutablePointer<AVCodecParameters>,
+                                     extradata: [UInt8]?) throws(VideoError) {
+        let source = input.pointee
+        output.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        output.pointee.codec_id = source.codec_id
+        output.pointee.format = source.format
+        output.pointee.bits_per_coded_sample = source.bits_per_coded_sample
+        output.pointee.bits_per_raw_sample = source.bits_per_raw_sample
+        output.pointee.sample_rate = source.sample_rate
+        output.pointee.block_align = source.block_align
+        output.pointee.frame_size = source.frame_size
+        output.pointee.initial_padding = source.initial_padding
+        output.pointee.trailing_padding = source.trailing_padding
+        output.pointee.seek_preroll = source.seek_preroll
+        av_channel_layout_uninit(&output.pointee.ch_layout)
+        if source.ch_layout.order == AV_CHANNEL_ORDER_NATIVE {
+            output.pointee.ch_layout = AVChannelLayout()
+            output.pointee.ch_layout.order = AV_CHANNEL_ORDER_NATIVE
+            output.pointee.ch_layout.nb_channels = source.ch_layout.nb_channels
+            output.pointee.ch_layout.u.mask = source.ch_layout.u.mask
+        } else {
+            av_channel_layout_default(&output.pointee.ch_layout, max(source.ch_layout.nb_channels, 1))
+        }
+        guard let extradata, !extradata.isEmpty else { return }
+        guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+            throw .ffmpeg(FFmpegError("describe an audio stream", code: facepipe_averror_enomem))
+        }
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        bytes.update(from: extradata, count: extradata.count)
+        output.pointee.extradata = bytes
+        output.pointee.extradata_size = Int32(extradata.count)
+    }
+
+    /// Drops a copied packet's side data (Matroska block additions, new extradata, replay gain…) but the
+    /// number of samples to skip at its start and end, written anew.
+    private static func keepOnlySkipSamples(_ packet: UnsafeMutablePointer<AVPacket>) {
+        var size = 0
+        var skip: (start: UInt32, end: UInt32)?
+        if let data = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
+            let word = { (at: Int) in (0..<4).reduce(UInt32(0)) { $0 | UInt32(data[at + $1]) << (8 * UInt32($1)) } }
+            skip = (word(0), word(4))
+        }
+        av_packet_free_side_data(packet)
+        guard let skip, let data = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10) else { return }
+        for i in 0..<4 {
+            data[i] = UInt8((skip.start >> (8 * UInt32(i))) & 0xFF)
+            data[4 + i] = UInt8((skip.end >> (8 * UInt32(i))) & 0xFF)
+        }
+        data[8] = 0
+        data[9] = 0
     }
 
     private static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(VideoError) {

@@ -12,6 +12,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidContainer(String, FFmpegError)
     /// The container holds no video stream (audio only, or only a cover picture).
     case noVideoStream(String)
+    /// The video stream's display matrix mirrors the picture (VideoIO turns frames, it does not flip them).
+    case mirrored(String)
     /// The video stream's codec is not one VideoIO decodes (H.264, H.265, VP9, AV1).
     case unsupportedCodec(String, codec: String)
     /// The decoder gave frames in a pixel layout VideoIO does not convert (its FFmpeg name).
@@ -43,6 +45,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name) is not a readable video container (\(error))."
         case .noVideoStream(let name):
             "\(name) has no video stream."
+        case .mirrored(let name):
+            "\(name) is mirrored by its display matrix; facepipe turns video frames upright but does not flip them."
         case .unsupportedCodec(let name, let codec):
             "\(name) is encoded with \(codec); facepipe reads H.264, H.265, VP9 and AV1 video."
         case .unsupportedPixelFormat(let name, let format):

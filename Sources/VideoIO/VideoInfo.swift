@@ -3,7 +3,7 @@ public struct VideoInfo: Sendable, Equatable {
     /// Frame size as stored (before rotation).
     public var width: Int, height: Int
     /// 0, 90, 180 or 270: the clockwise turn that makes a frame upright (the container's display matrix,
-    /// rounded to the nearest quarter turn; a mirroring in the matrix is ignored).
+    /// rounded to the nearest quarter turn; a matrix that mirrors is refused: `VideoError.mirrored`).
     public var rotation: Int
     /// Average frame rate (num/den).
     public var frameRate: Rational
@@ -17,9 +17,14 @@ public struct VideoInfo: Sendable, Equatable {
     public var audioStreams: Int
     /// nb_frames when the container says (progress only).
     public var frameCountHint: Int?
+    /// How many video streams the container holds (cover pictures not counted); only one is decoded.
+    public var videoStreams: Int
+    /// Which of them is decoded (1-based, in the container's order): the first default one, else the first.
+    public var streamNumber: Int
 
     public init(width: Int, height: Int, rotation: Int, frameRate: Rational, timeBase: Rational,
-                duration: Double?, codec: String, audioStreams: Int, frameCountHint: Int?) {
+                duration: Double?, codec: String, audioStreams: Int, frameCountHint: Int?,
+                videoStreams: Int = 1, streamNumber: Int = 1) {
         self.width = width
         self.height = height
         self.rotation = rotation
@@ -29,5 +34,7 @@ public struct VideoInfo: Sendable, Equatable {
         self.codec = codec
         self.audioStreams = audioStreams
         self.frameCountHint = frameCountHint
+        self.videoStreams = videoStreams
+        self.streamNumber = streamNumber
     }
 }

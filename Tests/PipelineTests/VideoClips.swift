@@ -119,4 +119,18 @@ enum VideoProbe {
         process.waitUntilExit()
         return text.split(separator: "\n").map(String.init)
     }
+
+    /// `ffprobe -v error -of json ARGUMENTS FILE`, parsed.
+    static func json(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-of", "json"] + arguments + [file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
 }

@@ -23,6 +23,16 @@ package final class VideoSource: Sendable {
         self.rawName = rawName
     }
 
+    /// What a run says of a container with more than one video stream:
+    /// only one was processed (``VideoInfo/streamNumber``), the others are
+    /// in no output (nil for a container of one).
+    var otherStreamsNote: String? {
+        guard info.videoStreams > 1 else { return nil }
+        let name = TerminalText.escaped(String(decoding: rawName, as: UTF8.self))
+        return "\(name) has \(info.videoStreams) video streams: only stream \(info.streamNumber) (the first default one) was processed, "
+            + "the others are in no output"
+    }
+
     /// The output's file name: the video's own when its extension is of the
     /// family the encoder writes (`.mp4`, `.mov`, `.m4v` for ISO media;
     /// `.mkv` for Matroska), otherwise that family's appended

@@ -109,6 +109,7 @@ final class OrderedWriter: EntryWriter {
         if currentSequence != sequence {
             currentSequence = sequence
             try finishVideo()
+            if let note = item.origin?.source.otherStreamsNote { summary.notes.append(note) }
             for pass in orderedPasses { pass.beginArchive() }
             videoFramesPass?.beginArchive()
         }
@@ -263,6 +264,7 @@ final class OrderedWriter: EntryWriter {
         guard let video else { return }
         self.video = nil
         try video.finish()
+        summary.notes += video.notes
         if videoCover != nil { summary.coveredVideoRegions = (summary.coveredVideoRegions ?? 0) + video.coveredRegions }
     }
 

@@ -5,8 +5,8 @@ import VideoIO
 /// One video's frames written back into one video file of the output folder
 /// (`images/<input>/<video path>`, ``VideoSource/outputName(_:)``), in
 /// frame order by the ordered writer, through VideoIO's `VideoEncoder`
-/// (H.264 at its documented quality, the source's audio copied, no
-/// metadata), into a temporary file renamed into place when the video
+/// (H.264 at its documented quality, the source's audio copied under a
+/// rebuilt codec configuration or re-encoded, no metadata), into a temporary file renamed into place when the video
 /// ends. A frame a stage failed on is not in it.
 ///
 /// With `cover` (a pipeline that redacts), a tracked face is also covered
@@ -73,6 +73,13 @@ final class VideoOutput {
             throw error
         }
         try file.commit()
+    }
+
+    /// What the run says of the source's audio streams left out of the
+    /// file (VideoIO's `AudioTreatment`: no decoder here, or a rate or
+    /// layout its AAC encoder does not take), one sentence each.
+    var notes: [String] {
+        encoder.droppedAudio.map { "\(TerminalText.escaped(path)): \($0), left out" }
     }
 
     /// Removes the unfinished file.
