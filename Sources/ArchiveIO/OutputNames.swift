@@ -11,11 +11,18 @@ public struct OutputNames: Sendable {
 
     /// The relative output path for the entry with `rawName` at `index`.
     public mutating func claim(rawName: [UInt8], index: Int) -> String {
-        let path = SafeOutputPath.relativePath(forRawName: Self.withoutLeadingCurrentFolder(rawName))
+        let path = Self.firstPath(forRawName: rawName)
         if used.insert(path).inserted { return path }
         let distinct = SafeOutputPath.disambiguated(path, index: index)
         used.insert(distinct)
         return distinct
+    }
+
+    /// The path ``claim(rawName:index:)`` gives the first entry named
+    /// `rawName` (a later one with the same path gets
+    /// `SafeOutputPath.disambiguated(_:index:)`).
+    public static func firstPath(forRawName rawName: [UInt8]) -> String {
+        SafeOutputPath.relativePath(forRawName: withoutLeadingCurrentFolder(rawName))
     }
 
     /// `rawName` without its leading `./` components (`././a` → `a`); a

@@ -44,7 +44,11 @@ final class AudioReencoder {
         input.pointee.thread_count = 1
         input.pointee.pkt_timebase = stream.pointee.time_base
         inputTimeBase = stream.pointee.time_base
-        guard avcodec_open2(input, decoderCodec, nil) >= 0 else { throw Refusal(reason: "its \(name) decoder could not be opened") }
+        input.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        // Float audio codecs pick their SIMD routines when opened, and those round differently from CPU to CPU:
+        // both codecs of a re-encode are opened on FFmpeg's C routines, so every CPU kind writes the same bytes.
+        let decoderOpened = Self.withPlainC { avcodec_open2(input, decoderCodec, nil) }
+        guard decoderOpened >= 0 else { throw Refusal(reason: "its \(name) decoder could not be opened") }
         channels = Int(input.pointee.ch_layout.nb_channels)
         sampleRate = input.pointee.sample_rate
         guard channels > 0, sampleRate > 0 else { throw Refusal(reason: "it declares no channels or sample rate") }
@@ -76,11 +80,20 @@ final class AudioReencoder {
             output.pointee.time_base = AVRational(num: 1, den: sampleRate)
             output.pointee.thread_count = 1
             output.pointee.flags |= AV_CODEC_FLAG_BITEXACT | AV_CODEC_FLAG_GLOBAL_HEADER
-            if avcodec_open2(output, aac, nil) >= 0 { opened = context }
+            if Self.withPlainC({ avcodec_open2(output, aac, nil) }) >= 0 { opened = context }
         }
         guard let opened else { throw Refusal(reason: "FFmpeg's AAC encoder does not take its \(channels) channels") }
         encoder = opened
         do { fifo = try AudioFIFO(channels: channels) } catch { throw Refusal(reason: "\(error)") }
+    }
+
+    /// Runs `open` with FFmpeg's CPU features masked off, so the codec it opens sets up FFmpeg's
+    /// plain C routines whatever the CPU; the mask is lifted again at once (it only matters while a
+    /// codec is opened, and a video decoder opened meanwhile is bit-exact on any routine).
+    private static func withPlainC(_ open: () -> Int32) -> Int32 {
+        av_force_cpu_flags(0)
+        defer { av_force_cpu_flags(-1) }
+        return open()
     }
 
     /// The output stream's parameters (AAC, with the encoder's own configuration).

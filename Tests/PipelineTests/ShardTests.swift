@@ -140,10 +140,13 @@ import Testing
         #expect((runJSON?["inputs"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == inputs.sorted())
         // (What the export reads: these PPM inputs have no image to write.)
         func exported(_ run: URL) throws -> [String] {
-            try FinishedRun(directory: run).images.map { image in
-                "\(image.archive) \(image.entry) \(image.index) \(image.width)x\(image.height) \(image.facesJSON) "
-                    + image.faces.map { "\($0.face):\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)" }.joined(separator: ";")
+            let images = try FinishedRun(directory: run).images()
+            var lines: [String] = []
+            while let image = try images.next() {
+                lines.append("\(image.archive) \(image.entry) \(image.index) \(image.width)x\(image.height) \(image.facesJSON) "
+                    + image.faces.map { "\($0.face):\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)" }.joined(separator: ";"))
             }
+            return lines
         }
         #expect(try exported(out) == exported(single))
         #expect(try !exported(single).isEmpty)

@@ -58,26 +58,46 @@ package enum ShardMerge {
             throw .mismatch("shard \(completion.shard)-of-\(count) processed inputs \(completion.assigned), its block is \(Array(assignment.blocks[completion.shard]))")
         }
 
-        // Everything is read and checked before anything is written.
-        var manifest: [UInt8] = []
+        // Everything is read and checked before anything is written. The
+        // manifests are read piece by piece (their size and SHA-256, then
+        // their rows), never held whole; they are read again to be written.
+        var header: [UInt8]?
         var rows = 0
         var records: [RunRecord] = []
         var merged: [(shard: Shard, path: String, digest: OutputDirectory.FileDigest)] = []
         for completion in done {
             let shard = try Shard(index: completion.shard, count: count)
             let shardPath = "\(shardsPath)/\(shard.folderName)"
-            let data = try folder.manifest(of: shard)
-            guard data.count == completion.manifestBytes, sha256Hex(data) == completion.manifestSHA256 else {
+            let hasher = RunningSHA256()
+            var headerLine: [UInt8] = [], inHeader = true, lineEnds = 0
+            try folder.readManifest(of: shard) { piece in
+                hasher.update(piece)
+                var start = 0
+                if inHeader {
+                    if let end = piece.firstIndex(of: 0x0A) {
+                        headerLine += piece[...end]
+                        inHeader = false
+                        start = end + 1
+                    } else {
+                        headerLine += piece
+                        start = piece.count
+                    }
+                }
+                for byte in piece[start...] where byte == 0x0A { lineEnds += 1 }
+            }
+            let digest = hasher.finalize()
+            guard digest.bytes == Int64(completion.manifestBytes), digest.sha256 == completion.manifestSHA256 else {
                 throw .mismatch("\(shardPath)/manifest.csv is not the manifest its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
-            let table = try ShardedRunFolder.manifest(decoding: data, path: shardPath + "/manifest.csv")
-            if manifest.isEmpty { manifest += table.header } else if !manifest.starts(with: table.header) {
+            guard !inHeader else { throw .unreadable(path: shardPath + "/manifest.csv", reason: "no header line") }
+            let named = try folder.namedFiles(of: shard)
+            if let header, header != headerLine {
                 throw .mismatch("\(shardPath)/manifest.csv has other manifest columns than shard 0-of-\(count)")
             }
-            manifest += table.body
-            rows += table.body.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            header = headerLine
+            rows += lineEnds
             records.append(try folder.runJSON(of: shard))
-            merged += try files(of: completion, named: table.named, in: folder.folder(of: shard), shardPath: shardPath)
+            merged += try files(of: completion, named: named, in: folder.folder(of: shard), shardPath: shardPath)
                 .map { (shard: shard, path: $0.path, digest: $0.digest) }
         }
         // A file two shards both wrote must be the same file.
@@ -129,7 +149,7 @@ package enum ShardMerge {
                 }
             }
             files = linked.count
-            try manifest.withUnsafeBytes { try folder.directory.write($0, to: "manifest.csv") }
+            try writeManifest(of: done, count: count, into: folder)
             try record.write(to: folder.directory)
         } catch let error as ShardError {
             throw error
@@ -144,6 +164,41 @@ package enum ShardMerge {
             throw .unwritable(path: root + "/report.html", reason: "\(error)")
         }
         return Summary(shards: count, rows: rows, files: files, pipeline: reference.pipeline)
+    }
+
+    /// Writes OUT/manifest.csv: the shards' manifests in shard order, the
+    /// header once, copied piece by piece (write-then-rename); each read
+    /// again must still be the one `_SUCCESS` records.
+    static func writeManifest(of done: [ShardCompletion], count: Int, into folder: ShardedRunFolder) throws {
+        let file = try folder.directory.streamedFile("manifest.csv")
+        for (number, completion) in done.enumerated() {
+            let shard = try Shard(index: completion.shard, count: count)
+            let hasher = RunningSHA256()
+            var inHeader = number > 0
+            var failure: Int32?
+            try folder.readManifest(of: shard) { piece in
+                hasher.update(piece)
+                var part = piece[...]
+                if inHeader {
+                    guard let end = piece.firstIndex(of: 0x0A) else { return }
+                    inHeader = false
+                    part = piece[(end + 1)...]
+                }
+                let bytes = UnsafeRawBufferPointer(rebasing: part)
+                var written = 0
+                while failure == nil && written < bytes.count {
+                    let wrote = write(file.descriptor, bytes.baseAddress! + written, bytes.count - written)
+                    if wrote < 0 && errno == EINTR { continue }
+                    if wrote <= 0 { failure = wrote < 0 ? errno : EIO } else { written += wrote }
+                }
+            }
+            if let failure { throw OutputDirectory.Failure(path: file.path, reason: String(cString: strerror(failure))) }
+            let digest = hasher.finalize()
+            guard digest.bytes == Int64(completion.manifestBytes), digest.sha256 == completion.manifestSHA256 else {
+                throw ShardError.mismatch("\(folder.path)/shards/\(shard.folderName)/manifest.csv changed while it was merged: merge again")
+            }
+        }
+        try file.commit()
     }
 
     /// The output files of one shard that the merge takes: those its

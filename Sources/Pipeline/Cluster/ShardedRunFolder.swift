@@ -7,14 +7,14 @@ import Foundation
 /// size-limited before it is read. What is read is checked before use:
 /// `_SUCCESS` by ``ShardCompletion/init(decoding:path:shard:)``, `run.json`
 /// by ``RunRecord/init(decoding:)`` and `manifest.csv` by the decoder below
-/// (all of which `fuzz-run-folder` feeds).
+/// (all of which `fuzz-run-folder` feeds; `merge` reads the manifest
+/// piece by piece through the same checks).
 package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory
 
     /// Largest `_SUCCESS`, `run.json` and `manifest.csv` read.
     static let recordLimit = 256 << 20
-    static let manifestLimit = 4 << 30
 
     init(_ url: URL) throws(ShardError) {
         do throws(OutputDirectory.Failure) { directory = try OutputDirectory(path: url.standardizedFileURL.path) } catch {
@@ -60,11 +60,34 @@ package final class ShardedRunFolder {
         return try ShardCompletion(decoding: bytes, path: path + "/" + relative, shard: shard)
     }
 
-    /// The shard's `manifest.csv` bytes.
-    func manifest(of shard: Shard) throws(ShardError) -> [UInt8] {
+    /// Calls `body` with the shard's `manifest.csv` bytes, piece by piece
+    /// (``OutputDirectory/readPieces(of:_:)``: never held whole).
+    func readManifest(of shard: Shard, _ body: (UnsafeRawBufferPointer) -> Void) throws(ShardError) {
         let relative = "shards/\(shard.folderName)/manifest.csv"
-        guard let bytes = try read(relative, limit: Self.manifestLimit) else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
-        return bytes
+        let found: Bool
+        do throws(OutputDirectory.Failure) { found = try directory.readPieces(of: relative, body) } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
+        }
+        guard found else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
+    }
+
+    /// The output files the shard's manifest names (``namedFiles(_:)``), its rows read one at a time.
+    func namedFiles(of shard: Shard) throws(ShardError) -> [String] {
+        let relative = "shards/\(shard.folderName)/manifest.csv"
+        let shown = path + "/" + relative
+        let result = directory.withRegularFile(relative) { descriptor, _ -> Result<[String], ReportError> in
+            do throws(ReportError) {
+                let reader = try ManifestReader(descriptor: descriptor, shownAs: shown)
+                return .success(try Self.namedFiles(reader.next))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case nil: throw .unreadable(path: shown, reason: "missing, or not a regular file")
+        case .success(let named): return named
+        case .failure(let error): throw .unreadable(path: shown, reason: "\(error)")
+        }
     }
 
     /// The shard's `run.json`.
@@ -110,16 +133,25 @@ package final class ShardedRunFolder {
     /// rows name (`output`, `faces_json`, `crop`), in order of first mention.
     package static func manifest(decoding bytes: [UInt8], path: String) throws(ShardError) -> (header: ArraySlice<UInt8>, body: ArraySlice<UInt8>, named: [String]) {
         guard let headerEnd = bytes.firstIndex(of: 0x0A) else { throw .unreadable(path: path, reason: "no header line") }
-        let table: ManifestTable
-        do { table = try ManifestTable(csv: String(decoding: bytes, as: UTF8.self)) } catch {
+        let named: [String]
+        do throws(ReportError) {
+            let reader = try ManifestReader(bytes: bytes)
+            named = try namedFiles(reader.next)
+        } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+        return (bytes[...headerEnd], bytes[(headerEnd + 1)...], named)
+    }
+
+    /// The output files the rows `next` gives name (`output`, `faces_json`,
+    /// `crop`), in order of first mention.
+    static func namedFiles(_ next: () throws(ReportError) -> [String]?) throws(ReportError) -> [String] {
         var named: [String] = []
         var seen: Set<String> = []
         let columns = ["output", "faces_json", "crop"].map(ManifestTable.column)
-        for row in table.rows {
+        while let row = try next() {
             for column in columns where !row[column].isEmpty && seen.insert(row[column]).inserted { named.append(row[column]) }
         }
-        return (bytes[...headerEnd], bytes[(headerEnd + 1)...], named)
+        return named
     }
 }

@@ -4,12 +4,20 @@
 /// `category_id` 1, `bbox` [x, y, w, h] in pixels, `area` = w·h,
 /// `iscrowd` 0, `keypoints` [x, y, v, …] with v = 2 labelled / 0 absent,
 /// `num_keypoints`, and the detector's `score`), and one `face` category
-/// naming its keypoints and `skeleton`.
+/// naming its keypoints and `skeleton`. Written as the images come, in
+/// two passes over them (`images`, then `annotations`), never held whole.
 enum COCOExport {
     static let fileName = "annotations.json"
 
-    static func file(_ images: [ExportImage], keypoints set: KeypointSet, paths: ImagePaths, pipeline: String) throws(ExportError) -> [UInt8] {
+    /// Writes the file into `file` and commits it. `images` walks the
+    /// run's images in manifest order; it is called twice.
+    static func write(to file: StreamedExportFile, keypoints set: KeypointSet, paths: ImagePaths, pipeline: String,
+                      images: ((ExportImage) throws(ExportError) -> Void) throws(ExportError) -> Void) throws(ExportError) {
         var out = JSONText()
+        func flush() throws(ExportError) {
+            try file.append(out.text)
+            out.text = ""
+        }
         out.open("{")
         out.key("info")
         out.open("{")
@@ -19,27 +27,32 @@ enum COCOExport {
         out.key("licenses"); out.open("["); out.close("]")
         out.key("images")
         out.open("[")
-        for (number, image) in images.enumerated() {
+        var number = 0
+        try images { (image) throws(ExportError) in
+            number += 1
             out.open("{")
-            out.key("id"); out.int(number + 1)
-            out.key("file_name"); out.string(paths.path(of: image))
+            out.key("id"); out.int(number)
+            out.key("file_name"); out.string(try paths.path(of: image))
             out.key("width"); out.int(image.width)
             out.key("height"); out.int(image.height)
             out.key("archive"); out.string(image.archive)
             out.key("entry"); out.string(image.entry)
             out.close("}")
+            try flush()
         }
         out.close("]")
         out.key("annotations")
         out.open("[")
         var annotation = 0
-        for (number, image) in images.enumerated() {
+        number = 0
+        try images { (image) throws(ExportError) in
+            number += 1
             for face in image.faces {
                 let points = try image.keypoints(set, of: face)
                 annotation += 1
                 out.open("{")
                 out.key("id"); out.int(annotation)
-                out.key("image_id"); out.int(number + 1)
+                out.key("image_id"); out.int(number)
                 out.key("category_id"); out.int(1)
                 out.key("bbox")
                 out.open("[")
@@ -58,6 +71,7 @@ enum COCOExport {
                 out.key("face"); out.int(face.face)
                 out.close("}")
             }
+            try flush()
         }
         out.close("]")
         out.key("categories")
@@ -72,6 +86,7 @@ enum COCOExport {
         out.close("]")
         out.close("}")
         out.text.append("\n")
-        return Array(out.text.utf8)
+        try flush()
+        try file.commit()
     }
 }

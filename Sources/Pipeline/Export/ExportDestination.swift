@@ -24,6 +24,15 @@ struct ExportDestination {
         }
     }
 
+    /// A file at `relativePath` to fill piece by piece and commit.
+    func streamed(_ relativePath: String) throws(ExportError) -> StreamedExportFile {
+        do {
+            return StreamedExportFile(try directory.streamedFile(relativePath))
+        } catch {
+            throw .cannotWrite(path: root.appendingPathComponent(relativePath).path, reason: "\(error)")
+        }
+    }
+
     func write(_ text: String, to relativePath: String) throws(ExportError) {
         try write(Array(text.utf8), to: relativePath)
     }

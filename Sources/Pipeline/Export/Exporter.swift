@@ -15,55 +15,75 @@ package enum Exporter {
     package static func export(run directory: URL, to destination: URL, options: ExportOptions) throws(ExportError) -> Summary {
         if options.referenceOriginals, options.format.needsImages { throw .originalsNeedImages(format: options.format.rawValue) }
         let set = options.effectiveKeypoints
-        let run = try FinishedRun(directory: directory, pointGroups: options.format.writesKeypoints ? set.pointGroups : [])
-        let images = run.images
-        // Refuse before writing anything when the run lacks the points.
-        if options.format.writesKeypoints {
-            for image in images { for face in image.faces { _ = try set.points(of: face, in: image) } }
+        let run = try FinishedRun(directory: directory)
+        let pointGroups = options.format.writesKeypoints ? set.pointGroups : []
+        func eachImage(_ body: (ExportImage) throws(ExportError) -> Void) throws(ExportError) {
+            let images = try run.images(pointGroups: pointGroups)
+            while let image = try images.next() { try body(image) }
+        }
+        // Every image read and checked before anything is written (a pass
+        // over the manifest; the passes that write read it again).
+        var count = 0, faces = 0
+        var archives = Set<String>()
+        try eachImage { (image) throws(ExportError) in
+            // Refuse before writing anything when the run lacks the points.
+            if options.format.writesKeypoints { for face in image.faces { _ = try set.points(of: face, in: image) } }
+            count += 1
+            faces += image.faces.count
+            archives.insert(image.archive)
         }
         try refuseDestinationInside(run: directory, destination)
         let paths: ImagePaths
         if options.referenceOriginals {
-            paths = .originals(try OriginalFiles.relativePaths(of: images, in: run, from: destination))
+            let originals = OriginalFiles(run: run, destination: destination)
+            try eachImage { (image) throws(ExportError) in _ = try originals.relativePath(of: image) }
+            paths = .originals(originals)
         } else {
-            try UprightImages.checkReadable(run, images)
+            try UprightImages.checkReadable(run, archives: archives)
             paths = .written(root: options.format.imagePathRoot)
         }
         let dest = try ExportDestination(destination)
         var files = 0
 
         if !options.referenceOriginals, options.format != .webdataset {
-            try UprightImages.forEach(of: run, images) { (image, png) throws(ExportError) in
+            try UprightImages.forEach(of: run, try run.images(pointGroups: pointGroups)) { (image, png) throws(ExportError) in
                 try dest.write(png, to: ImagePaths.writtenFile(of: image))
             }
-            files += images.count
+            files += count
         }
         switch options.format {
         case .webdataset:
             var shards = WebDatasetExport(destination: dest.root, keypoints: set, shardSize: options.shardSize)
-            try UprightImages.forEach(of: run, images) { (image, png) throws(ExportError) in try shards.add(image, png: png) }
+            try UprightImages.forEach(of: run, try run.images(pointGroups: pointGroups)) { (image, png) throws(ExportError) in
+                try shards.add(image, png: png)
+            }
             try shards.finish()
-            files += (images.count + options.shardSize - 1) / options.shardSize
+            files += (count + options.shardSize - 1) / options.shardSize
         case .coco:
-            try dest.write(try COCOExport.file(images, keypoints: set, paths: paths, pipeline: run.pipeline), to: COCOExport.fileName)
+            try COCOExport.write(to: try dest.streamed(COCOExport.fileName), keypoints: set, paths: paths, pipeline: run.pipeline,
+                                 images: eachImage)
             files += 1
         case .yolo:
-            for image in images { try dest.write(try YOLOExport.labels(image), to: YOLOExport.labelPath(image)) }
+            try eachImage { (image) throws(ExportError) in try dest.write(try YOLOExport.labels(image), to: YOLOExport.labelPath(image)) }
             try dest.write(YOLOExport.dataset(pipeline: run.pipeline), to: YOLOExport.datasetFile)
-            files += images.count + 1
+            files += count + 1
         case .wider:
-            try dest.write(WIDERExport.file(images, paths: paths), to: WIDERExport.fileName)
+            let file = try dest.streamed(WIDERExport.fileName)
+            try eachImage { (image) throws(ExportError) in try file.append(try WIDERExport.lines(image, paths: paths)) }
+            try file.commit()
             files += 1
         case .retinaface:
-            try dest.write(try RetinaFaceExport.file(images, paths: paths), to: RetinaFaceExport.fileName)
+            let file = try dest.streamed(RetinaFaceExport.fileName)
+            try eachImage { (image) throws(ExportError) in try file.append(try RetinaFaceExport.lines(image, paths: paths)) }
+            try file.commit()
             files += 1
         case .pts:
-            for image in images {
+            try eachImage { (image) throws(ExportError) in
                 for face in image.faces { try dest.write(try PTSExport.file(image, face), to: PTSExport.path(image, face)) }
                 files += image.faces.count
             }
         }
-        return Summary(images: images.count, faces: images.reduce(0) { $0 + $1.faces.count }, files: files)
+        return Summary(images: count, faces: faces, files: files)
     }
 
     /// Refuses a DEST that exists and is RUN_DIR or inside it (links resolved):

@@ -8,18 +8,18 @@
 ///   `annotations.json`; WIDER's and RetinaFace's paths are
 ///   `sample.tar/photos/a.jpg.png`, relative to `DEST/images/`.
 /// - `.originals`: the files the run read, each relative to DEST
-///   (`OriginalFiles`), by the image's per-image JSON name.
+///   (`OriginalFiles`), found again for each image as it comes.
 package enum ImagePaths: Sendable {
     case written(root: String)
-    case originals([String: String])
+    case originals(OriginalFiles)
 
     /// The path of `image`'s picture.
-    package func path(of image: ExportImage) -> String {
+    package func path(of image: ExportImage) throws(ExportError) -> String {
         switch self {
         case .written(let root):
             return String(Self.writtenFile(of: image).dropFirst(root.count))
-        case .originals(let paths):
-            return paths[image.facesJSON] ?? Self.writtenFile(of: image)
+        case .originals(let originals):
+            return try originals.relativePath(of: image)
         }
     }
 

@@ -20,24 +20,28 @@ import Glibc
 /// resolved (links included) and written relative to DEST's resolved path,
 /// so it opens from the annotation file's folder wherever both are.
 /// The files are not read.
-enum OriginalFiles {
-    /// Each image's path relative to `destination`, by its per-image JSON name.
-    static func relativePaths(of images: [ExportImage], in run: FinishedRun, from destination: URL) throws(ExportError) -> [String: String] {
-        let base = resolvedComponents(of: destination.path)
-        var paths: [String: String] = [:]
-        for image in images {
-            let file = try originalFile(of: image, in: run)
-            guard let resolved = realpath(file, nil) else {
-                throw .originalNotReferenceable(image: Self.name(of: image), reason: "\(file): \(OSReason(errno: errno))")
-            }
-            defer { free(resolved) }
-            var status = stat()
-            guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                throw .originalNotReferenceable(image: Self.name(of: image), reason: "\(file) is not a regular file")
-            }
-            paths[image.facesJSON] = relative(from: base, to: components(of: String(cString: resolved)))
+package struct OriginalFiles: Sendable {
+    let run: FinishedRun
+    /// DEST's resolved components.
+    let base: [String]
+
+    init(run: FinishedRun, destination: URL) {
+        self.run = run
+        base = Self.resolvedComponents(of: destination.path)
+    }
+
+    /// `image`'s file relative to DEST, or why it has none to point at.
+    func relativePath(of image: ExportImage) throws(ExportError) -> String {
+        let file = try Self.originalFile(of: image, in: run)
+        guard let resolved = realpath(file, nil) else {
+            throw .originalNotReferenceable(image: Self.name(of: image), reason: "\(file): \(OSReason(errno: errno))")
         }
-        return paths
+        defer { free(resolved) }
+        var status = stat()
+        guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .originalNotReferenceable(image: Self.name(of: image), reason: "\(file) is not a regular file")
+        }
+        return Self.relative(from: base, to: Self.components(of: String(cString: resolved)))
     }
 
     /// `<archive>/<entry>`, how messages name an image.

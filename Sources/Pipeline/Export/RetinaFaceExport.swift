@@ -11,20 +11,18 @@
 enum RetinaFaceExport {
     static let fileName = "label.txt"
 
-    static func file(_ images: [ExportImage], paths: ImagePaths) throws(ExportError) -> String {
-        var text = ""
-        for image in images {
-            text += "# " + LinePath.encoded(paths.path(of: image)) + "\n"
-            for face in image.faces {
-                let x0 = Int(face.box.x.rounded()), y0 = Int(face.box.y.rounded())
-                let x1 = Int((face.box.x + face.box.width).rounded()), y1 = Int((face.box.y + face.box.height).rounded())
-                var fields = ["\(x0)", "\(y0)", "\(x1 - x0)", "\(y1 - y0)"]
-                for point in try image.keypoints(.five, of: face) {
-                    fields += point.labelled ? [ExportNumber.text(point.x, 3), ExportNumber.text(point.y, 3), "0.0"] : ["-1.0", "-1.0", "-1.0"]
-                }
-                fields.append(ExportNumber.text(face.confidence, 4))
-                text += fields.joined(separator: " ") + "\n"
+    /// The lines of one image.
+    static func lines(_ image: ExportImage, paths: ImagePaths) throws(ExportError) -> String {
+        var text = "# " + LinePath.encoded(try paths.path(of: image)) + "\n"
+        for face in image.faces {
+            let x0 = Int(face.box.x.rounded()), y0 = Int(face.box.y.rounded())
+            let x1 = Int((face.box.x + face.box.width).rounded()), y1 = Int((face.box.y + face.box.height).rounded())
+            var fields = ["\(x0)", "\(y0)", "\(x1 - x0)", "\(y1 - y0)"]
+            for point in try image.keypoints(.five, of: face) {
+                fields += point.labelled ? [ExportNumber.text(point.x, 3), ExportNumber.text(point.y, 3), "0.0"] : ["-1.0", "-1.0", "-1.0"]
             }
+            fields.append(ExportNumber.text(face.confidence, 4))
+            text += fields.joined(separator: " ") + "\n"
         }
         return text
     }

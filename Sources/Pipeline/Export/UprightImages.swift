@@ -15,33 +15,45 @@ import ImageCore
 /// and hashed again: an input that changed since the run is an error, and
 /// so is an image whose upright size differs from the run's.
 enum UprightImages {
-    /// Calls `body` with each of `images` (manifest order) and its PNG bytes.
-    static func forEach(of run: FinishedRun, _ images: [ExportImage],
+    /// Calls `body` with each of `images` (manifest order) and its PNG
+    /// bytes. The manifest lists an input's entries in the order its source
+    /// gives them, so each input is read alongside them: the next image
+    /// wanted is the only one held.
+    static func forEach(of run: FinishedRun, _ images: FinishedRun.Images,
                         _ body: (ExportImage, [UInt8]) throws(ExportError) -> Void) throws(ExportError) {
-        var remaining = images[...]
+        var wanted = try images.next()
         let decoder = ImageDecoder()
+        func order(_ key: ExportImage.Key) -> (Int, Int) { (key.index, key.frame ?? -1) }
         for input in run.inputs {
-            let wanted = remaining.prefix { $0.archive == input.name }
-            remaining = remaining.dropFirst(wanted.count)
-            guard !wanted.isEmpty else { continue }
+            guard let first = wanted, first.archive == input.name else { continue }
             let (path, expected) = try recorded(input)
-            var wantedImages: [ExportImage.Key: ExportImage] = [:]
-            for image in wanted { wantedImages[image.key] = image }
             // Checked against run.json before a single picture is written.
             var source = try VerifiedInput.open(path, sha256: expected, bytes: input.bytes)
+            // The first image the input no longer has, once passed.
+            var gone: ExportImage?
             do {
                 while let item = try source.next() {
-                    let picture: RGBImage, name: String, image: ExportImage
+                    guard gone == nil, let image = wanted, image.archive == input.name else { continue }
+                    let key: ExportImage.Key
+                    switch item {
+                    case .entry(let entry): key = ExportImage.Key(index: entry.index, frame: nil)
+                    case .frame(let frame): key = ExportImage.Key(index: frame.index, frame: frame.frame)
+                    case .unreadable, .skipped: continue
+                    }
+                    if order(key) < order(image.key) { continue }
+                    guard key == image.key else {
+                        gone = image
+                        continue
+                    }
+                    let picture: RGBImage, name: String
                     switch item {
                     case .entry(let entry):
-                        guard let wanted = wantedImages[ExportImage.Key(index: entry.index, frame: nil)] else { continue }
                         let decoded = try decoder.decode(entry.data, options: DecodeOptions(maxPixels: 1_000_000_000))
-                        (picture, name, image) = (decoded.uprightImage(), entry.name, wanted)
+                        (picture, name) = (decoded.uprightImage(), entry.name)
                     case .frame(let frame):
-                        guard let wanted = wantedImages[ExportImage.Key(index: frame.index, frame: frame.frame)] else { continue }
                         // Turned by the container's rotation, as ``Orient`` turns it in a run.
                         let orientation = ExifOrientation(rawValue: frame.exifOrientation) ?? .topLeft
-                        (picture, name, image) = (frame.image.oriented(orientation), frame.name, wanted)
+                        (picture, name) = (frame.image.oriented(orientation), frame.name)
                     case .unreadable, .skipped:
                         continue
                     }
@@ -49,31 +61,31 @@ enum UprightImages {
                         throw ExportError.inputChanged(input: path, reason: "\(name) is \(picture.width)×\(picture.height), the run saw \(image.width)×\(image.height)")
                     }
                     try body(image, try FastPNGEncoder.encode(picture))
-                    wantedImages[image.key] = nil
+                    wanted = try images.next()
                 }
                 let digest = try source.digest()
                 guard digest?.sha256 == expected else {
                     throw ExportError.inputChanged(input: path, reason: "its SHA-256 is \(digest?.sha256 ?? "unknown"), the run read \(expected)")
+                }
+                if let missing = gone ?? wanted.flatMap({ $0.archive == input.name ? $0 : nil }) {
+                    throw ExportError.inputChanged(input: path, reason: "entry \(missing.index) (\(missing.entry)) is gone")
                 }
             } catch let error as ExportError {
                 throw error
             } catch {
                 throw .inputChanged(input: path, reason: "\(error)")
             }
-            if let missing = wantedImages.values.min(by: { ($0.index, $0.frame ?? -1) < ($1.index, $1.frame ?? -1) }) {
-                throw .inputChanged(input: path, reason: "entry \(missing.index) (\(missing.entry)) is gone")
-            }
         }
-        if let orphan = remaining.first {
+        if let orphan = wanted {
             throw .inputChanged(input: orphan.archive, reason: "run.json lists no input of that name in manifest order")
         }
     }
 
     /// Refuses, before anything is written, a run with an input the images
-    /// cannot be read again from (standard input, no SHA-256 recorded).
-    static func checkReadable(_ run: FinishedRun, _ images: [ExportImage]) throws(ExportError) {
-        let names = Set(images.map(\.archive))
-        for input in run.inputs where names.contains(input.name) { _ = try recorded(input) }
+    /// cannot be read again from (standard input, no SHA-256 recorded):
+    /// `archives`, the inputs that have images.
+    static func checkReadable(_ run: FinishedRun, archives: Set<String>) throws(ExportError) {
+        for input in run.inputs where archives.contains(input.name) { _ = try recorded(input) }
     }
 
     /// The path and SHA-256 run.json records for `input`.

@@ -9,20 +9,15 @@
 enum WIDERExport {
     static let fileName = "wider_face_bbx_gt.txt"
 
-    static func file(_ images: [ExportImage], paths: ImagePaths) -> String {
-        var text = ""
-        for image in images {
-            text += LinePath.encoded(paths.path(of: image)) + "\n"
-            text += "\(image.faces.count)\n"
-            guard !image.faces.isEmpty else {
-                text += "0 0 0 0 0 0 0 0 0 0\n"
-                continue
-            }
-            for face in image.faces {
-                let x0 = Int(face.box.x.rounded()), y0 = Int(face.box.y.rounded())
-                let x1 = Int((face.box.x + face.box.width).rounded()), y1 = Int((face.box.y + face.box.height).rounded())
-                text += "\(x0) \(y0) \(x1 - x0) \(y1 - y0) 0 0 0 0 0 0\n"
-            }
+    /// The lines of one image.
+    static func lines(_ image: ExportImage, paths: ImagePaths) throws(ExportError) -> String {
+        var text = LinePath.encoded(try paths.path(of: image)) + "\n"
+        text += "\(image.faces.count)\n"
+        guard !image.faces.isEmpty else { return text + "0 0 0 0 0 0 0 0 0 0\n" }
+        for face in image.faces {
+            let x0 = Int(face.box.x.rounded()), y0 = Int(face.box.y.rounded())
+            let x1 = Int((face.box.x + face.box.width).rounded()), y1 = Int((face.box.y + face.box.height).rounded())
+            text += "\(x0) \(y0) \(x1 - x0) \(y1 - y0) 0 0 0 0 0 0\n"
         }
         return text
     }

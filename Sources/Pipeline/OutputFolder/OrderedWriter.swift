@@ -12,7 +12,8 @@ final class OrderedWriter: EntryWriter {
     private let completions: CompletionStore
     private let pipelineFingerprint: String
     private let outputSignature: String
-    private var entryClaimers: [Int: OutputPathClaimer] = [:]
+    /// Output names given so far (entries' paths, kept images), on disk.
+    private let claimedNames: ClaimedNames
     private(set) var summary = RunSummary()
     private let orderedPasses: [any OrderedRecordPass]
     /// The pipeline's tracking of video frames (``CompiledPipeline/videoTracking``): applied to frames only.
@@ -22,7 +23,6 @@ final class OrderedWriter: EntryWriter {
     /// index in it for a frame (nil otherwise). Passes begin again when it
     /// changes, so tracks restart with each input and each video.
     private var currentSequence: [Int?] = []
-    private var keptImageNames: Set<String> = []
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
     private let shards: RedactedTars?
     /// Where a video's frames are written back as one video (``VideoOutput``);
@@ -40,7 +40,9 @@ final class OrderedWriter: EntryWriter {
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
          videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
-         videoDirectory: OutputDirectory? = nil, videoCover: (redact: Redact, reach: Int)? = nil) throws {
+         videoDirectory: OutputDirectory? = nil, videoCover: (redact: Redact, reach: Int)? = nil,
+         claimedNames: ClaimedNames) throws {
+        self.claimedNames = claimedNames
         self.videoDirectory = videoDirectory
         self.videoCover = videoCover
         self.orderedPasses = orderedPasses
@@ -127,7 +129,7 @@ final class OrderedWriter: EntryWriter {
             break
         }
         let index = item.index ?? 0
-        let path = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: item.rawName, index: index)
+        let path = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: item.rawName, index: index)
         summary.entries += 1
         let rows: [[String]]
         switch item.outcome {
@@ -146,9 +148,9 @@ final class OrderedWriter: EntryWriter {
                     let image = deferred.drawn(rendered.record)
                     if video?.key != [item.archiveNumber, index] {
                         try finishVideo()
-                        let claimed = entryClaimers[item.archiveNumber, default: OutputPathClaimer()].claim(rawName: origin.source.rawName, index: index)
+                        let claimed = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: origin.source.rawName, index: index)
                         var name = origin.source.outputName("images/\(folder)/\(claimed)")
-                        while !keptImageNames.insert(name).inserted { name = origin.source.outputName(name + "~") }
+                        while try !claimedNames.insert(Self.imageKey(name)) { name = origin.source.outputName(name + "~") }
                         video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
                                                 source: origin.source, width: image.width, height: image.height,
                                                 cover: videoCover)
@@ -166,7 +168,7 @@ final class OrderedWriter: EntryWriter {
                 try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
                 imagePath = shards.path(ofInput: item.archiveNumber)
             } else if let image = rendered.image {
-                imagePath = imageName("images/\(folder)/\(path)", rendered.imageExtension)
+                imagePath = try imageName("images/\(folder)/\(path)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
             }
@@ -223,16 +225,19 @@ final class OrderedWriter: EntryWriter {
     /// redacted images can replace the originals), unless an earlier entry
     /// of the run took that path; otherwise the extension is appended
     /// (`a.png.png`), again while the path is taken.
-    private func imageName(_ path: String, _ fileExtension: String) -> String {
+    private func imageName(_ path: String, _ fileExtension: String) throws -> String {
         let lowered = path.lowercased()
         if fileExtension == "jpg", lowered.hasSuffix(".jpg") || lowered.hasSuffix(".jpeg"),
-           keptImageNames.insert(path).inserted {
+           try claimedNames.insert(Self.imageKey(path)) {
             return path
         }
         var name = "\(path).\(fileExtension)"
-        while !keptImageNames.insert(name).inserted { name += ".\(fileExtension)" }
+        while try !claimedNames.insert(Self.imageKey(name)) { name += ".\(fileExtension)" }
         return name
     }
+
+    /// An image's name in ``claimedNames`` (apart from the entries' paths).
+    private static func imageKey(_ name: String) -> String { "image\0" + name }
 
     /// Writes the faces' aligned crops into `folder` and records their
     /// paths, sizes and SHA-256 (the PNG bytes are dropped); whether there was one.

@@ -122,6 +122,27 @@ final class OutputDirectory: @unchecked Sendable {
         return OutputFile(path: path + "/" + name, descriptor: file)
     }
 
+    /// A new file of this folder that has no name: `O_TMPFILE`, or where the
+    /// file system has none, a file created under a fresh name and removed at
+    /// once. Open for reading and writing; its space is freed when the
+    /// caller, who owns the descriptor, closes it, or when the process ends.
+    func anonymousFile() throws(Failure) -> Int32 {
+        // O_TMPFILE is a macro Swift does not import: __O_TMPFILE (0o20000000 on Linux) | O_DIRECTORY.
+        let file = openat(descriptor, ".", 0o20000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o600)
+        if file >= 0 { return file }
+        for attempt in 0..<100 {
+            let name = ".anonymous-\(getpid())-\(attempt)-\(UInt32.random(in: 0...UInt32.max))"
+            let named = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if named < 0 {
+                if errno == EEXIST { continue }
+                throw failure(name, errno)
+            }
+            unlinkat(descriptor, name, 0)
+            return named
+        }
+        throw failure(".anonymous-*", EEXIST)
+    }
+
     /// Opens (creating when missing) the regular file `name` of this folder
     /// for reading and writing, refusing a link or a file with other hard
     /// links (writing it would change a file outside the folder). The
@@ -220,6 +241,28 @@ final class OutputDirectory: @unchecked Sendable {
             throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read")
         }
         return bytes
+    }
+
+    /// Calls `body` with the bytes of the file at `relativePath` below this
+    /// folder, piece by piece, the file reached and checked as
+    /// ``bytes(of:limit:)`` reaches it but of any size; false when it is absent.
+    func readPieces(of relativePath: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure) -> Bool {
+        var components = try Self.components(of: relativePath, in: path)
+        let name = components.removeLast()
+        guard let parent = try openFolder(components, relativePath: relativePath, create: false) else { return false }
+        defer { if parent != descriptor { close(parent) } }
+        var status = stat()
+        guard fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return false }
+            throw failure(relativePath, errno)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG, let file = try? RegularFile(name, in: parent) else {
+            throw Failure(path: path + "/" + relativePath, reason: "not a regular file (a link, a folder or a device); refusing to read it")
+        }
+        do { try file.read(limit: .max, body) } catch {
+            throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read: \(error.reason)")
+        }
+        return true
     }
 
     /// The regular files below the folder `relativePath` (paths relative

@@ -1,7 +1,7 @@
 /// Problems of one kind: a reason (an error, rejection or skip text with
 /// what is particular to one entry taken out), how often it happened, and
 /// the first entry it happened to. The end-of-run summary, `facepipe
-/// report` and `report.html` all group through ``grouping(_:)``.
+/// report` and `report.html` all count through ``ReasonTally``.
 package struct ReasonGroup: Sendable, Equatable, Codable {
     package var reason: String
     package var count: Int
@@ -20,21 +20,12 @@ package struct ReasonGroup: Sendable, Equatable, Codable {
     /// Groups `items` (a text and the entry it belongs to, in manifest
     /// order) by ``reasons(of:)``: most frequent first, then by reason. A
     /// text with several reasons (`passport: yaw …; quality …`) counts in
-    /// each of its groups.
+    /// each of its groups. Counted by ``ReasonTally`` (at most
+    /// ``ReasonTally/maxReasons`` groups and one of other reasons).
     package static func grouping(_ items: some Sequence<(text: String, entry: String)>) -> [ReasonGroup] {
-        var groups: [ReasonGroup] = []
-        var positions: [String: Int] = [:]
-        for item in items {
-            for reason in reasons(of: item.text) {
-                if let position = positions[reason] {
-                    groups[position].count += 1
-                } else {
-                    positions[reason] = groups.count
-                    groups.append(ReasonGroup(reason: reason, count: 1, example: item.entry, exampleText: item.text))
-                }
-            }
-        }
-        return groups.sorted { $0.count != $1.count ? $0.count > $1.count : $0.reason < $1.reason }
+        var tally = ReasonTally()
+        for item in items { tally.add(item.text, entry: item.entry) }
+        return tally.grouped
     }
 
     /// The reasons in a manifest `error` or `rejection` text (or a skip

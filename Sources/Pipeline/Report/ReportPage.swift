@@ -2,7 +2,9 @@ import Foundation
 
 /// `report.html`: one self-contained page. The report and run.json are
 /// embedded as JSON data blocks; the inline script draws the tables, the
-/// histograms (inline SVG) and a paged gallery of the annotated images,
+/// histograms (inline SVG) and a paged gallery of the annotated images
+/// (the first ``RunReport/galleryLimit`` of each filter, with the run's
+/// exact counts, so the page stays about the same size for any run),
 /// loaded lazily from their relative paths in the output folder. Nothing
 /// is fetched from the network: no external scripts, styles or fonts.
 enum ReportPage {

@@ -207,8 +207,15 @@ enum ReportPageAssets {
         ['without kept faces', function (image) { return image.kept === 0; }]
       ];
       var filterSelect = document.getElementById('gallery-filter');
+      /* The page lists the first galleryLimit images of each filter; the counts are the whole run's. */
+      var galleryLimit = \(RunReport.galleryLimit);
+      var galleryCounts = list(report.galleryCounts);
+      function filterTotal(index) {
+        var count = galleryCounts[index];
+        return typeof count === 'number' ? count : report.gallery.filter(filters[index][1]).length;
+      }
       filters.forEach(function (filter, index) {
-        var option = element('option', filter[0] + ' (' + report.gallery.filter(filter[1]).length + ')');
+        var option = element('option', filter[0] + ' (' + filterTotal(index) + ')');
         option.value = String(index);
         filterSelect.appendChild(option);
       });
@@ -225,10 +232,12 @@ enum ReportPageAssets {
         if (report.imagesInTar) {
           grid.appendChild(element('p', 'The images of this run are inside tar files (outputs.tar with --output-tar, redacted/ with --redacted-shards); extract them beside this page to see them.', 'muted'));
         }
-        var images = report.gallery.filter(filters[Number(filterSelect.value)][1]);
+        var images = report.gallery.filter(filters[Number(filterSelect.value)][1]).slice(0, galleryLimit);
+        var total = Math.max(filterTotal(Number(filterSelect.value)), images.length);
         var pages = Math.max(1, Math.ceil(images.length / pageSize));
         page = Math.min(Math.max(page, 0), pages - 1);
-        document.getElementById('gallery-page').textContent = 'page ' + (page + 1) + ' of ' + pages + ', ' + images.length + ' images';
+        document.getElementById('gallery-page').textContent = 'page ' + (page + 1) + ' of ' + pages + ', ' +
+          (total > images.length ? 'the first ' + images.length + ' of ' + total : images.length) + ' images';
         document.getElementById('gallery-previous').disabled = page === 0;
         document.getElementById('gallery-next').disabled = page >= pages - 1;
         images.slice(page * pageSize, (page + 1) * pageSize).forEach(function (image) {

@@ -13,20 +13,14 @@ extension RunReport {
     /// (``runRecordProblem``).
     package static func read(directory: URL) throws(ReportError) -> (report: RunReport, runJSON: String) {
         let folder = RunFolder(directory)
-        let manifestText: String
+        let manifest = try ManifestReader(in: folder)
         var runJSON: Data
-        do {
-            manifestText = String(decoding: try folder.read("manifest.csv"), as: UTF8.self)
-        } catch {
-            throw .unreadable(file: directory.appendingPathComponent("manifest.csv").path, reason: error.reason)
-        }
         do {
             runJSON = Data(try folder.read("run.json"))
         } catch {
             throw .unreadable(file: directory.appendingPathComponent("run.json").path, reason: error.reason)
         }
         if runJSON.starts(with: [0xEF, 0xBB, 0xBF]) { runJSON.removeFirst(3) }
-        let manifest = try ManifestTable(csv: manifestText)
         let record: RunRecord?
         var problem: String?
         do throws(RunRecord.Failure) { record = try RunRecord(decoding: runJSON) } catch {
@@ -34,7 +28,7 @@ extension RunReport {
             problem = "\(RunRecord.fileName): \(error); its skipped entries are not listed"
         }
         let imagesInTar = (folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
-        var report = RunReport(manifest: manifest, skipped: record?.summary.skipped ?? [], imagesInTar: imagesInTar)
+        var report = try RunReport(manifest: manifest, skipped: record?.summary.skipped ?? [], imagesInTar: imagesInTar)
         report.runRecordProblem = problem
         return (report, String(decoding: runJSON, as: UTF8.self))
     }

@@ -5,7 +5,12 @@ import Foundation
 /// histograms, the gallery) and its `run.json` (skipped entries; the page
 /// shows the rest of run.json as it is). Everything but run.json's own text
 /// comes from the manifest in its order, so the report is the same bytes
-/// for any worker count.
+/// for any worker count. The manifest is walked row by row
+/// (``ManifestReader``) into bounded aggregates: counts, fixed-bin
+/// histograms, at most ``ReasonTally/maxReasons`` reasons of each kind, and
+/// a gallery of the first ``galleryLimit`` images of each of its filters
+/// with every filter's exact count; so the report takes the same memory,
+/// and `report.html` about the same size, for 2 000 entries or 100 million.
 package struct RunReport: Sendable, Equatable, Codable {
     /// Manifest rows by status, in ``statuses`` order.
     package var rowsByStatus: [StatusCount]
@@ -19,8 +24,13 @@ package struct RunReport: Sendable, Equatable, Codable {
     package var rejections: [ReasonGroup]
     package var skipped: [ReasonGroup]
     package var histograms: [Histogram]
-    /// Annotated images, in manifest order, one per entry with an output image.
+    /// Annotated images, in manifest order, one per entry with an output
+    /// image: the first ``galleryLimit`` of each filter (``GalleryFilter``),
+    /// so each filter's first images are its own first ones in the manifest.
     package var gallery: [GalleryImage]
+    /// How many images each filter holds in the whole manifest, in
+    /// ``GalleryFilter/allCases`` order (exact, however many the gallery shows).
+    package var galleryCounts: [Int]
     /// Whether the images are inside tar files (`outputs.tar` with
     /// `--output-tar`, `redacted/` with `--redacted-shards`): no gallery links.
     package var imagesInTar: Bool
@@ -44,6 +54,23 @@ package struct RunReport: Sendable, Equatable, Codable {
         package var rejected: Int
     }
 
+    /// The gallery's filters, in the order the page offers them.
+    package enum GalleryFilter: CaseIterable, Sendable {
+        case all, withKeptFaces, withRejectedFaces, withoutKeptFaces
+
+        func admits(kept: Int, rejected: Int) -> Bool {
+            switch self {
+            case .all: true
+            case .withKeptFaces: kept > 0
+            case .withRejectedFaces: rejected > 0
+            case .withoutKeptFaces: kept == 0
+            }
+        }
+    }
+
+    /// The most images the gallery lists of each filter (50 pages of 48).
+    package static let galleryLimit = 2400
+
     /// The manifest's statuses, in the order the report lists them.
     package static let statuses = ["ok", "rejected", "no_face", "error"]
     /// What became of an entry: a kept face (or no detector), only rejected
@@ -52,7 +79,7 @@ package struct RunReport: Sendable, Equatable, Codable {
 
     /// The report on `manifest` (rows in manifest order) and the skipped
     /// entries run.json lists.
-    package init(manifest: ManifestTable, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) {
+    package init(manifest: ManifestReader, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) throws(ReportError) {
         let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
                  index: ManifestTable.column("index"), status: ManifestTable.column("status"),
                  error: ManifestTable.column("error"), face: ManifestTable.column("face"),
@@ -61,14 +88,14 @@ package struct RunReport: Sendable, Equatable, Codable {
         var rowCounts = Dictionary(uniqueKeysWithValues: Self.statuses.map { ($0, 0) })
         var histograms = Histogram.faceHistograms()
         let histogramColumns = histograms.map { ManifestTable.column($0.column) }
-        var errors: [(text: String, entry: String)] = []
-        var rejections: [(text: String, entry: String)] = []
+        var errors = ReasonTally(), rejections = ReasonTally()
         var gallery: [GalleryImage] = []
+        var galleryCounts = [Int](repeating: 0, count: GalleryFilter.allCases.count)
         var outcomes = Dictionary(uniqueKeysWithValues: Self.outcomes.map { ($0, 0) })
         var inputErrors = 0, faces = 0, kept = 0
 
         // Rows of one entry are adjacent; each entry's outcome is settled when the next starts.
-        var current: (key: [String], kept: Int, rejected: Int, status: String, image: Int?)?
+        var current: (key: [String], kept: Int, rejected: Int, status: String, image: GalleryImage?)?
         func settle() {
             guard let entry = current else { return }
             let outcome: String
@@ -78,19 +105,25 @@ package struct RunReport: Sendable, Equatable, Codable {
             default: outcome = entry.kept > 0 ? "with kept faces" : entry.rejected > 0 ? "only rejected faces" : "processed (no detector)"
             }
             outcomes[outcome, default: 0] += 1
-            if let image = entry.image {
-                gallery[image].kept = entry.kept
-                gallery[image].rejected = entry.rejected
+            if var image = entry.image {
+                image.kept = entry.kept
+                image.rejected = entry.rejected
+                var shown = false
+                for (number, filter) in GalleryFilter.allCases.enumerated() where filter.admits(kept: entry.kept, rejected: entry.rejected) {
+                    if galleryCounts[number] < Self.galleryLimit { shown = true }
+                    galleryCounts[number] += 1
+                }
+                if shown { gallery.append(image) }
             }
         }
-        for row in manifest.rows {
+        while let row = try manifest.next() {
             let status = row[c.status]
             rowCounts[status, default: 0] += 1
             let name = EntryDisplayName.of(archive: row[c.archive], entry: row[c.entry])
             guard !row[c.index].isEmpty else {
                 // An archive error: no entry of its own.
                 inputErrors += 1
-                errors.append((row[c.error], name))
+                errors.add(row[c.error], entry: name)
                 continue
             }
             let key = [row[c.archive], row[c.entry], row[c.index]]
@@ -100,19 +133,17 @@ package struct RunReport: Sendable, Equatable, Codable {
                 // and not a video's frames written into one video (`VideoOutput`: named .mp4, .mov, .m4v or .mkv).
                 let intoVideo = !row[c.frame].isEmpty && [".mp4", ".mov", ".m4v", ".mkv"].contains { row[c.output].lowercased().hasSuffix($0) }
                 let output = RunFolder.components(of: row[c.output]) == nil || intoVideo ? "" : row[c.output]
-                current = (key, 0, 0, status, output.isEmpty ? nil : gallery.count)
-                if !output.isEmpty {
-                    gallery.append(GalleryImage(output: row[c.output], archive: row[c.archive], entry: EntryDisplayName.entry(row[c.entry]),
-                                                kept: 0, rejected: 0))
-                }
+                current = (key, 0, 0, status, output.isEmpty ? nil
+                           : GalleryImage(output: row[c.output], archive: row[c.archive], entry: EntryDisplayName.entry(row[c.entry]),
+                                          kept: 0, rejected: 0))
             }
             switch status {
             case "error":
-                errors.append((row[c.error], name))
+                errors.add(row[c.error], entry: name)
             case "rejected":
                 faces += 1
                 current?.rejected += 1
-                rejections.append((row[c.rejection], name))
+                rejections.add(row[c.rejection], entry: name)
             case "ok" where !row[c.face].isEmpty:
                 faces += 1
                 kept += 1
@@ -131,11 +162,12 @@ package struct RunReport: Sendable, Equatable, Codable {
         self.inputErrors = inputErrors
         self.faces = faces
         keptFaces = kept
-        self.errors = ReasonGroup.grouping(errors)
-        self.rejections = ReasonGroup.grouping(rejections)
+        self.errors = errors.grouped
+        self.rejections = rejections.grouped
         self.skipped = ReasonGroup.grouping(skipped.map { (text: $0.reason, entry: EntryDisplayName.of(archive: $0.archive, entry: $0.name)) })
         self.histograms = histograms
         self.gallery = imagesInTar ? [] : gallery
+        self.galleryCounts = imagesInTar ? galleryCounts.map { _ in 0 } : galleryCounts
         self.imagesInTar = imagesInTar
     }
 

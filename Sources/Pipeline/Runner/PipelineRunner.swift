@@ -53,7 +53,8 @@ public enum PipelineRunner {
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
                                        orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
                                        videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory,
-                                       videoCover: plan.videoCover.map { ($0, plan.videoTrackingReach) })
+                                       videoCover: plan.videoCover.map { ($0, plan.videoTrackingReach) },
+                                       claimedNames: try ClaimedNames(in: directory))
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }

@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `manifest.csv` read back one row at a time (RFC 4180: quoted fields,
+/// doubled quotes, CRLF or LF line ends), its header checked against
+/// ``Manifest/columns``: what the report, `export` and `merge` walk. The
+/// file is read in pieces of ``pieceBytes``, so a manifest of any length
+/// takes the same memory (one row and one piece).
+package final class ManifestReader {
+    /// The header as the file has it: ``Manifest/columns``, or
+    /// ``ManifestTable/columnsBeforeVideo`` for a manifest written before video input.
+    package private(set) var header: [String] = []
+    /// Bytes read from the file at a time.
+    static let pieceBytes = 1 << 20
+
+    /// The file read (nil: `piece` holds the whole manifest), and its owner when this reader opened it.
+    private let descriptor: Int32?
+    private let file: RegularFile?
+    /// The file as messages name it.
+    private let shownAs: String
+    private var piece: [UInt8]
+    private var position = 0
+    private var fileOffset: Int64 = 0
+    /// Records read so far, the header included (a record's line number is this + 1).
+    private var records = 0
+
+    /// Reads `bytes` (a whole manifest), shown as `manifest.csv` in messages.
+    package init(bytes: [UInt8]) throws(ReportError) {
+        file = nil
+        descriptor = nil
+        shownAs = "manifest.csv"
+        piece = bytes
+        header = try readHeader()
+    }
+
+    /// Reads the open `file`, named `shownAs` when a read fails.
+    init(file: RegularFile, shownAs: String) throws(ReportError) {
+        self.file = file
+        descriptor = file.descriptor
+        self.shownAs = shownAs
+        piece = []
+        header = try readHeader()
+    }
+
+    /// Reads the open file `descriptor` from its start (the caller keeps
+    /// it open while this reader is used), named `shownAs` in messages.
+    init(descriptor: Int32, shownAs: String) throws(ReportError) {
+        file = nil
+        self.descriptor = descriptor
+        self.shownAs = shownAs
+        piece = []
+        header = try readHeader()
+    }
+
+    /// Opens `manifest.csv` in `folder` (``RunFolder``: no link followed).
+    package convenience init(in folder: RunFolder, name: String = "manifest.csv") throws(ReportError) {
+        let shown = folder.root.appendingPathComponent(name).path
+        let file: RegularFile
+        do { file = try folder.open(name) } catch { throw .unreadable(file: shown, reason: error.reason) }
+        try self.init(file: file, shownAs: shown)
+    }
+
+    /// The next row, as wide as ``Manifest/columns`` (an older manifest's
+    /// rows get empty `frame` and `time`), or nil after the last.
+    package func next() throws(ReportError) -> [String]? {
+        guard let record = try nextRecord() else { return nil }
+        guard record.count == header.count else {
+            throw .malformedManifest(line: records, reason: "\(record.count) fields, the header has \(header.count)")
+        }
+        return header.count == Manifest.columns.count ? record
+            : record + [String](repeating: "", count: Manifest.columns.count - header.count)
+    }
+
+    private func readHeader() throws(ReportError) -> [String] {
+        let first = try nextRecord()
+        guard let first, first == Manifest.columns || first == ManifestTable.columnsBeforeVideo else {
+            throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")
+        }
+        return first
+    }
+
+    // MARK: - Bytes
+
+    /// The next byte, or nil at the end of the file.
+    @inline(__always)
+    private func byte() throws(ReportError) -> UInt8? {
+        if position == piece.count, try !refill() { return nil }
+        defer { position += 1 }
+        return piece[position]
+    }
+
+    /// The next byte without taking it, or nil at the end of the file.
+    @inline(__always)
+    private func peek() throws(ReportError) -> UInt8? {
+        if position == piece.count, try !refill() { return nil }
+        return piece[position]
+    }
+
+    /// Reads the next piece of the file; false at its end.
+    private func refill() throws(ReportError) -> Bool {
+        guard let descriptor else { return false }
+        position = 0
+        var count = 0
+        piece = [UInt8](unsafeUninitializedCapacity: Self.pieceBytes) { buffer, initialized in
+            while true {
+                count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(fileOffset))
+                if count < 0 && errno == EINTR { continue }
+                break
+            }
+            initialized = max(count, 0)
+        }
+        if count < 0 { throw .unreadable(file: shownAs, reason: String(cString: strerror(errno))) }
+        fileOffset += Int64(count)
+        return count > 0
+    }
+
+    // MARK: - Records
+
+    /// The next record split into fields, or nil at the end.
+    private func nextRecord() throws(ReportError) -> [String]? {
+        var record: [String] = []
+        var field: [UInt8] = []
+        var quoted = false, afterQuote = false, atFieldStart = true
+        func endField() {
+            record.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            afterQuote = false
+            atFieldStart = true
+        }
+        while let byte = try byte() {
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if try peek() == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        position += 1
+                    } else {
+                        quoted = false
+                        afterQuote = true
+                    }
+                } else {
+                    field.append(byte)
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard atFieldStart else {
+                    throw .malformedManifest(line: records + 1, reason: "a quote inside an unquoted field")
+                }
+                quoted = true
+                atFieldStart = false
+            case UInt8(ascii: ","):
+                endField()
+            case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                if byte == UInt8(ascii: "\r"), try peek() == UInt8(ascii: "\n") { position += 1 }
+                endField()
+                records += 1
+                return record
+            default:
+                if afterQuote {
+                    throw .malformedManifest(line: records + 1, reason: "text after a closing quote")
+                }
+                field.append(byte)
+                atFieldStart = false
+            }
+        }
+        if quoted { throw .malformedManifest(line: records + 1, reason: "a quoted field is not closed") }
+        guard !field.isEmpty || !record.isEmpty || afterQuote else { return nil }
+        endField()
+        records += 1
+        return record
+    }
+}
