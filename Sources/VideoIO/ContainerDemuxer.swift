@@ -24,6 +24,8 @@ final class ContainerDemuxer {
         guard let context = avformat_alloc_context() else {
             throw .ffmpeg(FFmpegError("allocate the container", code: facepipe_averror_enomem))
         }
+        // Counted from the header on; on failure avformat_open_input frees the context, so the watch ends first.
+        FFmpegLog.watch(UnsafeMutableRawPointer(context))
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.io_open = { _, _, _, _, _ in -Int32(EPERM) }
@@ -32,12 +34,14 @@ final class ContainerDemuxer {
         defer { av_dict_free(&options) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         let code = avformat_open_input(&opened, nil, av_find_input_format(kind.demuxerName), &options)
+        if code < 0 { FFmpegLog.stopWatching(UnsafeMutableRawPointer(context)) }
         // On failure avformat_open_input frees the context (not the custom IO, which `io` owns).
         guard code >= 0, let opened else { throw .invalidContainer(name, FFmpegError("open the container", code: code)) }
         self.context = opened
     }
 
     deinit {
+        FFmpegLog.stopWatching(UnsafeMutableRawPointer(context))
         var context: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&context)
     }
@@ -50,6 +54,10 @@ final class ContainerDemuxer {
     func discardAll(except keep: Set<Int32>) {
         for stream in streams where !keep.contains(stream.pointee.index) { stream.pointee.discard = AVDISCARD_ALL }
     }
+
+    /// Whether the demuxer has logged an error since it was opened: it met damage and read past it (a
+    /// Matroska demuxer resyncs to the next cluster), so packets may be missing though no call failed.
+    var loggedDamage: Bool { FFmpegLog.errorCount(UnsafeMutableRawPointer(context)) > 0 }
 
     /// The next packet (`av_read_frame`): 0, `AVERROR_EOF` at the end, another negative code on failure.
     func read(_ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {

@@ -16,7 +16,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedCodec(String, codec: String)
     /// The decoder gave frames in a pixel layout VideoIO does not convert (its FFmpeg name).
     case unsupportedPixelFormat(String, format: String)
-    /// The header (or a frame) declares more pixels than allowed; refused before decoding.
+    /// The header (or a frame) declares more pixels (width × height) than the limit; refused before decoding.
     case tooManyPixels(String, width: Int, height: Int, max: Int)
     /// The video stream decoded to no frame at all.
     case noFrames(String)
@@ -48,7 +48,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedPixelFormat(let name, let format):
             "\(name) decodes to pixel format \(format), which facepipe does not convert to RGB."
         case .tooManyPixels(let name, let width, let height, let max):
-            "\(name) declares \(width)x\(height) frames, more than the \(max) pixels allowed."
+            "\(name) declares \(width)x\(height) frames: over the pixel limit (\(max) pixels, width × height)."
         case .noFrames(let name):
             "\(name) has a video stream but no frame could be decoded."
         case .damaged(let name, let frame, let error):
