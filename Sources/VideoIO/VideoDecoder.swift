@@ -184,7 +184,8 @@ public final class VideoDecoder {
     }
 
     private func damage(_ error: FFmpegError) -> VideoError {
-        truncated ? .truncated(name, frame: nextIndex) : .damaged(name, frame: nextIndex, error)
+        if truncated { return .truncated(name, frame: nextIndex) }
+        return .from(error, name: name) { .damaged(name, frame: nextIndex, $0) }
     }
 
     private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {

@@ -1,3 +1,4 @@
+import CFFmpeg
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,16 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidFrame(String, reason: String)
     /// An FFmpeg encoder or muxer VideoIO needs is missing from the installed libraries.
     case missingEncoder(String)
+    /// FFmpeg could not allocate what `operation` needed (`ENOMEM`: the machine's memory or the process's
+    /// address-space limit): not damage and not a full disk.
+    case outOfMemory(String, operation: String)
     /// Any other failure inside FFmpeg.
     case ffmpeg(FFmpegError)
+
+    /// The case for a failed FFmpeg call about `name`: out of memory when FFmpeg says so, else `otherwise`.
+    static func from(_ error: FFmpegError, name: String, otherwise: (FFmpegError) -> VideoError) -> VideoError {
+        error.code == facepipe_averror_enomem ? .outOfMemory(name, operation: error.operation) : otherwise(error)
+    }
 
     public var description: String {
         switch self {
@@ -61,6 +70,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name): \(reason)."
         case .missingEncoder(let what):
             "FFmpeg's \(what) is not installed (Debian 12: libavcodec59 with libx264)."
+        case .outOfMemory(let name, let operation):
+            "\(name): out of memory (\(operation)); frames this large need more memory, or fewer --workers."
         case .ffmpeg(let error):
             "FFmpeg failed: \(error)."
         }
