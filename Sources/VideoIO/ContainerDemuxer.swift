@@ -24,8 +24,6 @@ final class ContainerDemuxer {
         guard let context = avformat_alloc_context() else {
             throw .ffmpeg(FFmpegError("allocate the container", code: facepipe_averror_enomem))
         }
-        // Counted from the header on; on failure avformat_open_input frees the context, so the watch ends first.
-        FFmpegLog.watch(UnsafeMutableRawPointer(context))
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.io_open = { _, _, _, _, _ in -Int32(EPERM) }
@@ -34,10 +32,12 @@ final class ContainerDemuxer {
         defer { av_dict_free(&options) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         let code = avformat_open_input(&opened, nil, av_find_input_format(kind.demuxerName), &options)
-        if code < 0 { FFmpegLog.stopWatching(UnsafeMutableRawPointer(context)) }
         // On failure avformat_open_input frees the context (not the custom IO, which `io` owns).
         guard code >= 0, let opened else { throw .invalidContainer(name, FFmpegError("open the container", code: code)) }
         self.context = opened
+        // Errors from here on: what the header parsing logged and read past concerns metadata (a second Info
+        // element, a damaged SeekHead or Tags), not frames; packets are read only after it.
+        FFmpegLog.watch(UnsafeMutableRawPointer(opened))
     }
 
     deinit {
@@ -55,7 +55,7 @@ final class ContainerDemuxer {
         for stream in streams where !keep.contains(stream.pointee.index) { stream.pointee.discard = AVDISCARD_ALL }
     }
 
-    /// Whether the demuxer has logged an error since it was opened: it met damage and read past it (a
+    /// Whether the demuxer has logged an error since its header was read: it met damage and read past it (a
     /// Matroska demuxer resyncs to the next cluster), so packets may be missing though no call failed.
     var loggedDamage: Bool { FFmpegLog.errorCount(UnsafeMutableRawPointer(context)) > 0 }
 

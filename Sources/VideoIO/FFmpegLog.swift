@@ -5,8 +5,8 @@ import Synchronization
 /// output; every failure reaches the caller as a `VideoError`), but an error a watched demuxer logs is
 /// counted for it: a demuxer that meets damage it can read past logs it and goes on (Matroska's "element
 /// exceeds containing master element", then a resync to the next cluster), so the frames it skipped are
-/// lost without any call failing. `ContainerDemuxer` watches its own `AVFormatContext` from allocation to
-/// free; the count is per context, so demuxers on other threads do not see each other's errors.
+/// lost without any call failing. `ContainerDemuxer` watches its own `AVFormatContext` from the end of its
+/// header to its free; the count is per context, so demuxers on other threads do not see each other's errors.
 enum FFmpegLog {
     /// Errors logged so far by each watched context (keyed by its address).
     private static let errors = Mutex<[UInt: Int]>([:])
