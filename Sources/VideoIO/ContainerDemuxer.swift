@@ -55,9 +55,11 @@ final class ContainerDemuxer {
         for stream in streams where !keep.contains(stream.pointee.index) { stream.pointee.discard = AVDISCARD_ALL }
     }
 
-    /// Whether the demuxer has logged an error since its header was read: it met damage and read past it (a
-    /// Matroska demuxer resyncs to the next cluster), so packets may be missing though no call failed.
-    var loggedDamage: Bool { FFmpegLog.errorCount(UnsafeMutableRawPointer(context)) > 0 }
+    /// Where the demuxer was reading when it first logged an error since its header was read (nil: none):
+    /// it met damage there and read past it (a Matroska demuxer resyncs to the next cluster), so packets
+    /// from there on may be missing though no call failed. Packets read before it (also those
+    /// `avformat_find_stream_info` buffered) start before this offset.
+    var damageOffset: Int64? { FFmpegLog.firstErrorOffset(UnsafeMutableRawPointer(context)) }
 
     /// The next packet (`av_read_frame`): 0, `AVERROR_EOF` at the end, another negative code on failure.
     func read(_ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {

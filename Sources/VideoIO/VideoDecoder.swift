@@ -146,7 +146,7 @@ public final class VideoDecoder {
                 }
                 // The decoder wants input: the next packet of the video stream, or the flush at the end.
                 let read = demuxer.read(packet)
-                if demuxer.loggedDamage {
+                if let damageOffset = demuxer.damageOffset, read < 0 || packet.pointee.pos < 0 || packet.pointee.pos >= damageOffset {
                     // Frames were skipped with the damaged bytes: what came before is delivered, the clip ends here.
                     if read >= 0 { av_packet_unref(packet) }
                     throw damage(FFmpegError("read the container (the demuxer skipped damaged bytes)",

@@ -22,7 +22,7 @@ import Glibc
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, folder.appendingPathComponent("stderr.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0
         var usage = rusage()
