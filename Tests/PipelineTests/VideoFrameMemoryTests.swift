@@ -11,8 +11,9 @@ import Glibc
 /// `facepipe detect` on a clip of large frames, less that of the same run
 /// on a clip of small ones, in frames' worth.
 @Suite struct VideoFrameMemoryTests {
-    /// Runs the binary and waits for it with `wait4`, whose resource usage is
-    /// that child's alone: its exit status and peak resident memory in bytes.
+    /// Runs the binary (paths in `arguments` absolute; stderr into `folder`) and
+    /// waits for it with `wait4`, whose resource usage is that child's alone:
+    /// its exit status and peak resident memory in bytes.
     static func peakMemory(_ arguments: [String], in folder: URL) throws -> (status: Int32, bytes: Int) {
         let argv = ([FacepipeProcess.binary.path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -41,9 +42,10 @@ import Glibc
                                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
                                   output: folder.appendingPathComponent(name))
         }
-        let small = try Self.peakMemory(["detect", "small.mp4", "--workers", "\(workers)"], in: folder)
-        let large = try Self.peakMemory(["detect", "large.mp4", "--workers", "\(workers)"], in: folder)
-        #expect(small.status == 0 && large.status == 0)
+        let small = try Self.peakMemory(["detect", folder.appendingPathComponent("small.mp4").path, "--workers", "\(workers)"], in: folder)
+        let large = try Self.peakMemory(["detect", folder.appendingPathComponent("large.mp4").path, "--workers", "\(workers)"], in: folder)
+        let errors = (try? String(contentsOf: folder.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
+        try #require(small.status == 0 && large.status == 0, "\(errors)")
         let frameBytes = side * side * 3
         let budget = RunConfiguration.defaultVideoFrameBytes(workers: workers)
         // What the budget lets through (4 of these 108 MB frames for 8 workers), and 4 frames' worth for the
