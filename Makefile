@@ -195,11 +195,12 @@ bench-video: build venv clips deface-venv
 	@benchmarks/bench-video.sh
 
 ## fuzz: the libFuzzer targets in Fuzz/ (archive reader, image decoders, EXIF, TFLite reader, stage cache
-## records, run folders: _SUCCESS, run.json, manifest), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
+## records, run folders: _SUCCESS, run.json, manifest, video reader: MP4 box and Matroska element sizes
+## mutated by fuzz-video's own mutator), each for FUZZ_SECONDS; `make test` runs each for FUZZ_SMOKE_SECONDS. Any crash fails the target
 ## and leaves its input in .build/fuzz/findings/<target>/.
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
-FUZZ_TARGETS       := tar image exif tflite stage-cache run-folder
+FUZZ_TARGETS       := tar image exif tflite stage-cache run-folder video
 FUZZ_BUILD         := .build/fuzz
 # The toolchain's libFuzzer without its main (SwiftPM names an executable's entry point itself).
 FUZZ_RUNTIME        = $(shell "$$(dirname "$$(command -v $(SWIFT))")/clang" --print-file-name=libclang_rt.fuzzer_no_main-x86_64.a)

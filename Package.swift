@@ -164,6 +164,7 @@ if fuzzing {
         ("fuzz-tflite", ["TFLite"]),
         ("fuzz-stage-cache", ["Pipeline"]),
         ("fuzz-run-folder", ["Pipeline"]),
+        ("fuzz-video", ["VideoIO"]),
     ]
     package.targets.append(.target(name: "CLibFuzzerDriver", path: "Fuzz/CLibFuzzerDriver"))
     for target in fuzzTargets {

@@ -5,7 +5,9 @@ models; nothing here is committed. Standard library only.
 
     Fuzz/make-corpus.py OUT [--facepipe BINARY]
 
-writes OUT/tar, OUT/image, OUT/exif, OUT/tflite and, when a facepipe binary is
+writes OUT/tar, OUT/image, OUT/exif, OUT/tflite, OUT/video (small clips made
+with the ffmpeg command: each container family and codec facepipe reads, with
+and without audio, and a cut and a chunk-written-twice variant) and, when a facepipe binary is
 given (it runs the `faces` pipeline on three small sample photos),
 OUT/stage-cache: the payloads of the stage cache and completion records it
 wrote (the bytes between the record magic and the checksum, what
@@ -89,6 +91,43 @@ def images():
     return [(name, data) for name, data in found if len(data) <= SEED_LIMIT]
 
 
+# Tiny clips (64x48, a few frames) of each container and codec the video reader takes: (name, ffmpeg options).
+VIDEO_SEEDS = [
+    ("h264.mp4", ["-c:v", "libx264", "-bf", "2", "-g", "4", "-movflags", "+faststart"]),
+    ("h264-moov-last.mov", ["-c:v", "libx264", "-g", "4"]),
+    ("h264-aac.mp4", ["-c:v", "libx264", "-g", "4", "-c:a", "aac", "-b:a", "16k"]),
+    ("h264.mkv", ["-c:v", "libx264", "-g", "4"]),
+    ("hevc.mp4", ["-c:v", "libx265", "-x265-params", "log-level=none", "-g", "4", "-tag:v", "hvc1"]),
+    ("vp9-opus.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "4", "-c:a", "libopus", "-b:a", "8k"]),
+    ("av1.mkv", ["-c:v", "libaom-av1", "-cpu-used", "8", "-g", "4"]),
+]
+
+
+def videos(out):
+    """OUT/video: the clips above, and for each a cut copy and one with a stretch of its bytes written twice."""
+    ffmpeg = shutil.which("ffmpeg")
+    if not ffmpeg:
+        print("video: ffmpeg not found, no seeds", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as work:
+        for name, options in VIDEO_SEEDS:
+            clip = pathlib.Path(work) / name
+            audio = ["-f", "lavfi", "-i", "sine=frequency=440:duration=0.4"] if "-c:a" in options else []
+            result = subprocess.run([ffmpeg, "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                     "testsrc2=size=64x48:rate=10:duration=0.4"] + audio + options + ["-shortest", str(clip)],
+                                    stderr=subprocess.PIPE)
+            if result.returncode != 0 or not clip.exists():
+                print(f"video: {name} not made: {result.stderr.decode(errors='replace').strip()}", file=sys.stderr)
+                continue
+            data = clip.read_bytes()
+            if len(data) > SEED_LIMIT:
+                continue
+            write(out / "video", name, data)
+            write(out / "video", "cut-" + name, data[:len(data) * 2 // 3])
+            start, end = len(data) // 2, len(data) // 2 + 200
+            write(out / "video", "twice-" + name, data[:end] + data[start:end] + data[end:])
+
+
 def make(out, facepipe):
     shutil.rmtree(out, ignore_errors=True)
     pictures = images()
@@ -113,6 +152,7 @@ def make(out, facepipe):
     for name, data in archives.items():
         write(out / "tar", name, data)
     write(out / "tar", "sample-bad-head.tar", SAMPLE_BAD.read_bytes()[:SEED_LIMIT])
+    videos(out)
     for model in sorted(MODELS.glob("*.tflite")):
         if model.stat().st_size <= 400_000:
             write(out / "tflite", model.name, model.read_bytes())

@@ -35,9 +35,13 @@ final class ContainerDemuxer {
         // On failure avformat_open_input frees the context (not the custom IO, which `io` owns).
         guard code >= 0, let opened else { throw .invalidContainer(name, FFmpegError("open the container", code: code)) }
         self.context = opened
+        // Errors from here on: what the header parsing logged and read past concerns metadata (a second Info
+        // element, a damaged SeekHead or Tags), not frames; packets are read only after it.
+        FFmpegLog.watch(UnsafeMutableRawPointer(opened))
     }
 
     deinit {
+        FFmpegLog.stopWatching(UnsafeMutableRawPointer(context))
         var context: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&context)
     }
@@ -50,6 +54,12 @@ final class ContainerDemuxer {
     func discardAll(except keep: Set<Int32>) {
         for stream in streams where !keep.contains(stream.pointee.index) { stream.pointee.discard = AVDISCARD_ALL }
     }
+
+    /// Where the demuxer was reading when it first logged an error since its header was read (nil: none):
+    /// it met damage there and read past it (a Matroska demuxer resyncs to the next cluster), so packets
+    /// from there on may be missing though no call failed. Packets read before it (also those
+    /// `avformat_find_stream_info` buffered) start before this offset.
+    var damageOffset: Int64? { FFmpegLog.firstErrorOffset(UnsafeMutableRawPointer(context)) }
 
     /// The next packet (`av_read_frame`): 0, `AVERROR_EOF` at the end, another negative code on failure.
     func read(_ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {

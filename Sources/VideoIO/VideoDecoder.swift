@@ -69,7 +69,7 @@ public final class VideoDecoder {
         var streamOptions = [OpaquePointer?](repeating: nil, count: streams.count)
         for index in streamOptions.indices {
             av_dict_set(&streamOptions[index], "threads", "1", 0)
-            av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0)
+            av_dict_set(&streamOptions[index], "max_pixels", String(Self.allocationBound(maxPixels)), 0)
         }
         let infoCode = streamOptions.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
         for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
@@ -85,7 +85,7 @@ public final class VideoDecoder {
             try FFmpegError.check(avcodec_parameters_to_context(codec.pointer, parameters), "set up the decoder")
             codec.pointer.pointee.thread_count = 1
             codec.pointer.pointee.pkt_timebase = stream.pointee.time_base
-            codec.pointer.pointee.max_pixels = Int64(maxPixels)
+            codec.pointer.pointee.max_pixels = Int64(Self.allocationBound(maxPixels))
             codec.pointer.pointee.err_recognition |= AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE
             try FFmpegError.check(avcodec_open2(codec.pointer, decoder, nil), "open the \(codecName) decoder")
         } catch {
@@ -149,6 +149,12 @@ public final class VideoDecoder {
                 }
                 // The decoder wants input: the next packet of the video stream, or the flush at the end.
                 let read = demuxer.read(packet)
+                if let damageOffset = demuxer.damageOffset, read < 0 || packet.pointee.pos < 0 || packet.pointee.pos >= damageOffset {
+                    // Frames were skipped with the damaged bytes: what came before is delivered, the clip ends here.
+                    if read >= 0 { av_packet_unref(packet) }
+                    throw damage(FFmpegError("read the container (the demuxer skipped damaged bytes)",
+                                             code: facepipe_averror_invaliddata))
+                }
                 if read == facepipe_averror_eof {
                     draining = true
                     let code = avcodec_send_packet(codec, nil)
@@ -181,7 +187,8 @@ public final class VideoDecoder {
     }
 
     private func damage(_ error: FFmpegError) -> VideoError {
-        truncated ? .truncated(name, frame: nextIndex) : .damaged(name, frame: nextIndex, error)
+        if truncated { return .truncated(name, frame: nextIndex) }
+        return .from(error, name: name) { .damaged(name, frame: nextIndex, $0) }
     }
 
     private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
@@ -219,6 +226,15 @@ public final class VideoDecoder {
         nextIndex += 1
         let seconds = Double(pts - startTime) * info.timeBase.doubleValue
         return VideoFrame(index: index, pts: pts, seconds: seconds, image: converter!.convert(frame))
+    }
+
+    /// FFmpeg's own bound on a frame it allocates: twice `maxPixels`. FFmpeg checks the allocation's size,
+    /// each row padded to a multiple of 64 pixels, so with `maxPixels` itself a frame inside the limit whose
+    /// width is not such a multiple (10000×10000 under 100 megapixels) would fail to decode. Twice covers
+    /// the padding of any frame at least 64 pixels wide; the limit itself is checked here, on the exact
+    /// width × height, on the header and on every frame.
+    static func allocationBound(_ maxPixels: Int) -> Int {
+        maxPixels > Int(Int32.max) / 2 ? Int(Int32.max) : maxPixels * 2
     }
 
     private static func checkPixels(_ width: Int, _ height: Int, _ maxPixels: Int, _ name: String) throws(VideoError) {

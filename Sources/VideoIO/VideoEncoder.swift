@@ -108,7 +108,7 @@ public final class VideoEncoder {
         av_dict_set(&options, "preset", encoding.preset, 0)
         // x264 picks some algorithms by CPU (its macroblock-tree's float kernels round differently with AVX2
         // and AVX-512): `cpu-independent` makes the bytes the same on every CPU (checked under qemu).
-        av_dict_set(&options, "x264-params", "cpu-independent=1", 0)
+        av_dict_set(&options, "x264-params", "cpu-independent=1" + Self.lookaheadLimit(width: encodedWidth, height: encodedHeight), 0)
         defer { av_dict_free(&options) }
         try Self.check(avcodec_open2(codec, x264, &options), "open the libx264 encoder")
 
@@ -152,6 +152,21 @@ public final class VideoEncoder {
         frame.pointer.pointee.width = Int32(encodedWidth)
         frame.pointer.pointee.height = Int32(encodedHeight)
         try Self.check(av_frame_get_buffer(frame.pointer, 0), "allocate a frame")
+    }
+
+    /// Bytes of frames x264 may hold for its look-ahead (`rc-lookahead` frames and B-frames waiting, Y'CbCr
+    /// 4:2:0): its presets hold up to 14 frames at `veryfast`, 1.4 GB of 8192×8192 frames. Frames of more than
+    /// 1/14 of this (about 12.8 MP: larger than 4K) get a shorter look-ahead, so what x264 holds stays near
+    /// this; smaller frames keep the preset's own (the same bytes as before).
+    public static let lookaheadBytes = 256 << 20
+
+    /// The x264 parameters that bound its look-ahead for frames of this size (empty when the preset's fits).
+    static func lookaheadLimit(width: Int, height: Int) -> String {
+        let frameBytes = max(1, width * height * 3 / 2)
+        let frames = lookaheadBytes / frameBytes
+        guard frames < 14 else { return "" }
+        let lookahead = max(1, frames - 1)
+        return ":rc-lookahead=\(lookahead):bframes=\(min(3, lookahead - 1))"
     }
 
     /// Frames in presentation order; `pts` in sourceInfo.timeBase (the source frame's pts).
@@ -315,6 +330,6 @@ public final class VideoEncoder {
     }
 
     private static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(VideoError) {
-        do throws(FFmpegError) { try FFmpegError.check(code, operation()) } catch { throw .ffmpeg(error) }
+        do throws(FFmpegError) { try FFmpegError.check(code, operation()) } catch { throw .from(error, name: name) { .ffmpeg($0) } }
     }
 }

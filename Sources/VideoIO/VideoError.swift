@@ -1,3 +1,4 @@
+import CFFmpeg
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedCodec(String, codec: String)
     /// The decoder gave frames in a pixel layout VideoIO does not convert (its FFmpeg name).
     case unsupportedPixelFormat(String, format: String)
-    /// The header (or a frame) declares more pixels than allowed; refused before decoding.
+    /// The header (or a frame) declares more pixels (width × height) than the limit; refused before decoding.
     case tooManyPixels(String, width: Int, height: Int, max: Int)
     /// The video stream decoded to no frame at all.
     case noFrames(String)
@@ -32,8 +33,16 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidFrame(String, reason: String)
     /// An FFmpeg encoder or muxer VideoIO needs is missing from the installed libraries.
     case missingEncoder(String)
+    /// FFmpeg could not allocate what `operation` needed (`ENOMEM`: the machine's memory or the process's
+    /// address-space limit): not damage and not a full disk.
+    case outOfMemory(String, operation: String)
     /// Any other failure inside FFmpeg.
     case ffmpeg(FFmpegError)
+
+    /// The case for a failed FFmpeg call about `name`: out of memory when FFmpeg says so, else `otherwise`.
+    static func from(_ error: FFmpegError, name: String, otherwise: (FFmpegError) -> VideoError) -> VideoError {
+        error.code == facepipe_averror_enomem ? .outOfMemory(name, operation: error.operation) : otherwise(error)
+    }
 
     public var description: String {
         switch self {
@@ -52,7 +61,7 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedPixelFormat(let name, let format):
             "\(name) decodes to pixel format \(format), which facepipe does not convert to RGB."
         case .tooManyPixels(let name, let width, let height, let max):
-            "\(name) declares \(width)x\(height) frames, more than the \(max) pixels allowed."
+            "\(name) declares \(width)x\(height) frames: over the pixel limit (\(max) pixels, width × height)."
         case .noFrames(let name):
             "\(name) has a video stream but no frame could be decoded."
         case .damaged(let name, let frame, let error):
@@ -65,6 +74,8 @@ public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name): \(reason)."
         case .missingEncoder(let what):
             "FFmpeg's \(what) is not installed (Debian 12: libavcodec59 with libx264)."
+        case .outOfMemory(let name, let operation):
+            "\(name): out of memory (\(operation)); frames this large need more memory, or fewer --workers."
         case .ffmpeg(let error):
             "FFmpeg failed: \(error)."
         }

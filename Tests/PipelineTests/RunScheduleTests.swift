@@ -63,4 +63,22 @@ import Testing
         #expect(schedule.finished(100, at: big) == [100])
         #expect(schedule.canStart)
     }
+
+    /// Decoded frames are held in bytes from start to release: with four
+    /// workers free, frames of 60 bytes under a budget of 130 start two at
+    /// a time; a frame larger than the whole budget still starts alone.
+    @Test func framesInFlightAreBoundedInBytesNotOnlyByCount() {
+        var schedule = RunSchedule<Int>(workers: 4, window: 16, frameBudget: 130)
+        let first = schedule.start(holding: 60), second = schedule.start(holding: 60)
+        #expect(schedule.heldFrameBytes == 120)
+        #expect(!schedule.canStart(holding: 60), "a third frame would hold 180 bytes")
+        #expect(schedule.canStart(holding: 0), "a still holds no frame bytes")
+        #expect(schedule.finished(second, at: second).isEmpty)
+        #expect(schedule.heldFrameBytes == 120, "a finished frame waiting for an earlier one is still held")
+        #expect(schedule.finished(first, at: first) == [first, second])
+        #expect(schedule.heldFrameBytes == 0)
+        let huge = schedule.start(holding: 500)
+        #expect(!schedule.canStart(holding: 1), "nothing beside a frame over the budget")
+        #expect(schedule.finished(huge, at: huge) == [huge] && schedule.canStart(holding: 500), "one frame always fits")
+    }
 }

@@ -51,6 +51,76 @@ import VideoIO
         }
     }
 
+    /// A Matroska clip with a stretch of its bytes written twice: FFmpeg's demuxer logs that an element
+    /// "exceeds containing master element", resyncs to the next cluster and goes on, so frames are lost
+    /// without a failing call. Whatever stretch is repeated, the clip either decodes all its frames or ends
+    /// with an error after frames equal to the intact clip's; never short and silent.
+    /// (H.264 is decoded with `explode`, so the frames before the error are the intact clip's; VP9's decoder
+    /// conceals a damaged frame without complaint and later frames predicted from it differ: docs/VIDEO.md,
+    /// "Damage".)
+    @Test(arguments: [("twice.mkv", ["-c:v", "libx264", "-g", "5"], true),
+                      ("twice.webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "5"], false)])
+    func aChunkWrittenTwiceLosesNoFrameSilently(file: String, encoder: [String], strictCodec: Bool) throws {
+        let clips = try VideoClips()
+        let whole = [UInt8](try Data(contentsOf: try clips.make(
+            file, ["-f", "lavfi", "-i", "testsrc2=size=160x96:rate=10:duration=1"] + encoder)))
+        let intact = VideoClips.decodeAll(.bytes(whole))
+        try #require(intact.frames.count == 10 && intact.error == nil)
+        var silentlyShort: [String] = [], endedWithError = 0
+        for start in stride(from: 1000, to: whole.count - 200, by: 397) {
+            for length in [64, 500, 2000] {
+                let end = min(start + length, whole.count)
+                let twice = Array(whole[..<end] + whole[start..<end] + whole[end...])
+                let decoded = VideoClips.decodeAll(.bytes(twice), name: file)
+                let delivered = decoded.frames.count
+                // The last frame delivered may be the one whose packet holds the start of the repeat, which
+                // the codec may conceal without complaint (docs/VIDEO.md, "Damage"): the ones before it are intact.
+                let same = decoded.frames.dropLast().map(\.image) == intact.frames.prefix(max(0, delivered - 1)).map(\.image)
+                switch decoded.error {
+                case nil:
+                    if delivered != 10 { silentlyShort.append("\(start)+\(length): \(delivered) frames") }
+                case .damaged(file, delivered, _)?, .truncated(file, delivered)?:
+                    endedWithError += 1
+                    // (All 10 and then an error: the repeat damaged what follows the last frame, the Cues.)
+                    #expect(same || !strictCodec, "\(start)+\(length): \(delivered) frames before the error")
+                case let error?:
+                    // A repeat inside the header: the clip does not open.
+                    #expect(delivered == 0, "\(start)+\(length): \(error)")
+                    endedWithError += 1
+                }
+            }
+        }
+        #expect(silentlyShort.isEmpty, "\(file): frames lost without an error: \(silentlyShort)")
+        #expect(endedWithError > 0)
+    }
+
+    /// FFmpeg checks the frame it allocates, rows padded to 64 pixels, so with the limit passed on as it is a
+    /// frame inside it whose width is not a multiple of 64 failed as "damaged at frame 0" (10000×10000 under
+    /// 100 megapixels). A frame of exactly the limit decodes; one pixel less refuses it, saying why.
+    @Test(arguments: [(200, 120), (1000, 90), (330, 66)])
+    func aFrameOfExactlyThePixelLimitDecodes(width: Int, height: Int) throws {
+        let clips = try VideoClips()
+        let file = try clips.make("limit.mkv", ["-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=10:duration=0.3",
+                                                "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let bytes = [UInt8](try Data(contentsOf: file))
+        let decoded = VideoClips.decodeAll(.bytes(bytes), name: "limit.mkv", maxPixels: width * height)
+        #expect(decoded.error == nil && decoded.frames.count == 3, "\(String(describing: decoded.error))")
+        let refused = VideoClips.decodeAll(.bytes(bytes), name: "limit.mkv", maxPixels: width * height - 1)
+        #expect(refused.error == .tooManyPixels("limit.mkv", width: width, height: height, max: width * height - 1))
+        #expect(refused.error?.description.contains("over the pixel limit") == true)
+    }
+
+    /// The clip of the report: 10000×10000 is 100 megapixels, the documented limit (`VideoReading.standard`).
+    @Test func aTenThousandPixelSquareFrameDecodesUnderTheDefaultLimit() throws {
+        let clips = try VideoClips()
+        let file = try clips.make("square.mp4", ["-f", "lavfi", "-i", "color=c=gray:s=10000x10000:r=1:d=1",
+                                                 "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+        let decoder = try VideoDecoder(.bytes([UInt8](try Data(contentsOf: file))), name: "square.mp4", maxPixels: 100_000_000)
+        let frame = try #require(try decoder.next())
+        #expect(frame.image.width == 10000 && frame.image.height == 10000)
+        #expect(try decoder.next() == nil)
+    }
+
     @Test func aHeaderDeclaringMorePixelsThanAllowedIsRefusedBeforeDecoding() throws {
         let clips = try VideoClips()
         let file = try clips.make("big.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=12:duration=0.5",

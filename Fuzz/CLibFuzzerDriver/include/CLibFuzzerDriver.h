@@ -13,4 +13,8 @@ int facepipe_fuzz_run(int argc, char **argv, int (*test)(const uint8_t *data, si
 /// does not declare), for targets that read through a descriptor.
 int facepipe_fuzz_memory_file(void);
 
+/// libFuzzer's own mutations (`LLVMFuzzerMutate`, in the fuzzer runtime), for a
+/// target's custom mutator (`LLVMFuzzerCustomMutator`) to fall back on.
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
 #endif

@@ -10,7 +10,8 @@ import ImageCore
 /// order to an `EntryWriter`, so outputs do not depend on scheduling.
 /// Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting, holding at most about
-/// `reorderBytes` of outputs.
+/// `reorderBytes` of outputs; decoded video frames from the producer to the
+/// writer hold at most `videoFrameBytes` (one frame always fits).
 public enum PipelineRunner {
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
@@ -129,7 +130,8 @@ public enum PipelineRunner {
         var described = inputs.map { RunRecord.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
         await withTaskGroup(of: SequencedOutcome.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow,
-                                                         byteBudget: configuration.reorderBytes, bytes: \.heldBytes)
+                                                         byteBudget: configuration.reorderBytes, bytes: \.heldBytes,
+                                                         frameBudget: configuration.videoFrameBytes)
             let shares = InputShares.of(sizes: inputs.map(\.byteSize))
             var progress = RunProgress(inputCount: inputs.count, currentShare: shares.first ?? 1)
 
@@ -255,7 +257,7 @@ public enum PipelineRunner {
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
-                    while !schedule.canStart { await receiveOne() }
+                    while !schedule.canStart(holding: work.frameBytes) { await receiveOne() }
                     let archiveName = input.name
                     // Hashed here only when a completion record may be reused;
                     // otherwise on the worker, beside the other workers.
@@ -266,7 +268,7 @@ public enum PipelineRunner {
                         make { work.sequenced($0, archiveNumber: archiveNumber, archiveName: archiveName, outcome: .resumed(done)) }
                         continue
                     }
-                    let position = schedule.start()
+                    let position = schedule.start(holding: work.frameBytes)
                     group.addTask {
                         let outcome = work.process(contentHash: knownHash, archiveName: archiveName,
                                                    steps: steps, cache: cache, pool: pool)

@@ -19,6 +19,19 @@ public struct RunConfiguration: Sendable {
     /// stops reading (default 32 MiB: a dozen 2 MP pictures' PNGs, one
     /// 12 MP picture's). One entry always fits, whatever its size.
     public var reorderBytes: Int = 32 << 20
+    /// How many bytes of decoded video frames may be in flight: handed to
+    /// the workers, or finished and waiting to be written, each counted at
+    /// its RGB size (width × height × 3) until the writer takes it. The
+    /// producer decodes no further frame while the next one would exceed it,
+    /// unless no frame is in flight (one frame always fits, whatever its
+    /// size). Default: 64 MiB per worker, at least 128 MiB (2 workers: five
+    /// 4K frames, one 8192×8192 frame at a time). A frame's work on a worker
+    /// and the writer's encoder hold more (docs/RUNNING.md, "Memory").
+    public var videoFrameBytes: Int
+
+    /// ``videoFrameBytes`` when none is asked for: 64 MiB per worker, at least 128 MiB.
+    public static func defaultVideoFrameBytes(workers: Int) -> Int { max(128 << 20, workers * (64 << 20)) }
+
     /// How workers get their face engine (needed by face stages only;
     /// tests substitute engines that need no models).
     public var faceEngine: FaceEngineFactory
@@ -63,6 +76,7 @@ public struct RunConfiguration: Sendable {
         self.recompute = recompute
         self.resume = resume
         self.reorderWindow = reorderWindow ?? max(4 * workers, 8)
+        videoFrameBytes = Self.defaultVideoFrameBytes(workers: workers)
     }
 
     /// What the outputs ask of the producer: every entry processed, or,
@@ -79,6 +93,9 @@ public struct RunConfiguration: Sendable {
         try video.selection.validate()
         guard reorderWindow >= workers else {
             throw .invalidRunConfiguration("reorder window \(reorderWindow) must be at least the worker count \(workers)")
+        }
+        guard videoFrameBytes >= 0 else {
+            throw .invalidRunConfiguration("video frame bytes \(videoFrameBytes) must not be negative")
         }
         guard reorderBytes >= 0 else {
             throw .invalidRunConfiguration("reorder bytes \(reorderBytes) must not be negative")

@@ -9,7 +9,11 @@
 /// released, or while the finished outcomes waiting for an earlier one
 /// hold more than `byteBudget` bytes (`bytes` tells how many an outcome
 /// holds: a 12 MP picture's PNG is 20 MB, a 2 MP one's 3 MB), so memory
-/// stays bounded when one slow entry holds up the others. Released
+/// stays bounded when one slow entry holds up the others. Decoded video
+/// frames are bounded in bytes as well (`frameBudget`): a frame is held
+/// (its pixels, then what it became) from `start(holding:)` until the writer
+/// takes it, and the producer waits while the frames held and the next one
+/// would exceed the budget, unless none is held (one always fits). Released
 /// outcomes come out in sequence order, whatever order they finished in.
 package struct RunSchedule<Outcome> {
     package let workers: Int
@@ -23,29 +27,50 @@ package struct RunSchedule<Outcome> {
     package private(set) var waitingBytes = 0
     private let bytes: @Sendable (Outcome) -> Int
     private var reorder = ReorderBuffer<Outcome>()
+    /// Bytes the frames started and not yet released may hold.
+    package let frameBudget: Int
+    /// Bytes of the frames started and not yet released (`start(holding:)`).
+    package private(set) var heldFrameBytes = 0
+    /// What each such frame holds, by sequence number.
+    private var held: [Int: Int] = [:]
 
-    package init(workers: Int, window: Int, byteBudget: Int = .max, bytes: @escaping @Sendable (Outcome) -> Int = { _ in 0 }) {
+    package init(workers: Int, window: Int, byteBudget: Int = .max, bytes: @escaping @Sendable (Outcome) -> Int = { _ in 0 },
+                 frameBudget: Int = .max) {
         precondition(workers >= 1 && window >= workers, "window \(window) must be at least workers \(workers) ≥ 1")
         self.workers = workers
         self.window = window
         self.byteBudget = byteBudget
         self.bytes = bytes
+        self.frameBudget = frameBudget
     }
 
     /// Whether a new entry may start now; when false, wait for one to finish.
     /// Waiting bytes over the budget stop the producer only while an entry
     /// is in flight (it releases them when it finishes).
-    package var canStart: Bool {
+    package var canStart: Bool { canStart(holding: 0) }
+
+    /// Whether an entry holding `frameBytes` (a decoded frame's pixels; 0
+    /// for anything else) may start now: as ``canStart``, and the frames
+    /// held with it within `frameBudget`, unless no frame is held.
+    package func canStart(holding frameBytes: Int) -> Bool {
         inFlight < workers && produced - reorder.nextSequence < window && (waitingBytes <= byteBudget || inFlight == 0)
+            && (frameBytes == 0 || heldFrameBytes == 0 || frameBytes <= frameBudget - heldFrameBytes)
     }
 
     /// Positions produced but not yet released to the writer.
     package var pending: Int { produced - reorder.nextSequence }
 
     /// Reserves the next position for an entry that goes to a worker.
-    package mutating func start() -> Int {
-        precondition(canStart, "start() while the schedule is full")
+    package mutating func start() -> Int { start(holding: 0) }
+
+    /// Reserves the next position for an entry holding `frameBytes` that goes to a worker.
+    package mutating func start(holding frameBytes: Int) -> Int {
+        precondition(canStart(holding: frameBytes), "start() while the schedule is full")
         inFlight += 1
+        if frameBytes > 0 {
+            held[produced] = frameBytes
+            heldFrameBytes += frameBytes
+        }
         defer { produced += 1 }
         return produced
     }
@@ -72,6 +97,9 @@ package struct RunSchedule<Outcome> {
         waitingBytes += bytes(outcome)
         let released = reorder.insert(outcome, at: sequence)
         for element in released { waitingBytes -= bytes(element) }
+        for position in (reorder.nextSequence - released.count)..<reorder.nextSequence {
+            if let frameBytes = held.removeValue(forKey: position) { heldFrameBytes -= frameBytes }
+        }
         return released
     }
 }

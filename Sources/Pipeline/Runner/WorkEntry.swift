@@ -39,6 +39,13 @@ enum WorkEntry: Sendable {
         return nil
     }
 
+    /// A decoded frame's pixel bytes (what the run's frame budget counts,
+    /// ``RunConfiguration/videoFrameBytes``); 0 for a still.
+    var frameBytes: Int {
+        if case .frame(let frame) = self { return frame.image.pixels.count }
+        return 0
+    }
+
     /// Where a frame goes back into a video output.
     var origin: (pts: Int64, source: VideoSource)? {
         if case .frame(let frame) = self { return frame.source.map { (frame.pts, $0) } }
