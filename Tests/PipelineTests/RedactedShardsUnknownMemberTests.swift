@@ -132,30 +132,14 @@ struct RedactedShardsUnknownContainerTests {
 
     /// The number of frames ffprobe decodes from `file`'s first video stream.
     static func decodedFrames(_ file: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").first.map(String.init) ?? ""
+        try VideoProbe.run(file, entries: "stream=nb_read_frames", selectStreams: "v:0").first?
+            .replacingOccurrences(of: "nb_read_frames=", with: "") ?? ""
     }
 
     /// The member names `tar -tf` lists.
     static func listing(_ tar: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
-        process.arguments = ["-tf", tar.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").map(String.init)
+        String(decoding: try VideoProbe.output(of: "/usr/bin/tar", ["-tf", tar.path]), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
     }
 
     struct Planted {

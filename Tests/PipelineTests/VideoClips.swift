@@ -107,30 +107,28 @@ struct DetectReddish: Stage {
 enum VideoProbe {
     /// `ffprobe -v error -count_frames -show_entries ENTRIES -of default=noprint_wrappers=1 FILE`.
     static func run(_ file: URL, entries: String, selectStreams: String? = nil) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-count_frames"] + (selectStreams.map { ["-select_streams", $0] } ?? [])
+        let arguments = ["-v", "error", "-count_frames"] + (selectStreams.map { ["-select_streams", $0] } ?? [])
             + ["-show_entries", entries, "-of", "default=noprint_wrappers=1", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.split(separator: "\n").map(String.init)
+        return String(decoding: try output(of: "/usr/bin/ffprobe", arguments), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// `ffprobe -v error -of json ARGUMENTS FILE`, parsed.
     static func json(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
+        let data = try output(of: "/usr/bin/ffprobe", ["-v", "error", "-of", "json"] + arguments + [file.path])
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// The standard output of `executable ARGUMENTS…` (its standard error discarded).
+    static func output(of executable: String, _ arguments: [String]) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-of", "json"] + arguments + [file.path]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return data
     }
 }
