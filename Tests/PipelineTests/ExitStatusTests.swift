@@ -18,3 +18,12 @@ import Testing
     #expect(summary.exitStatus == .writeFailed)
     #expect(summary.line.contains("INCOMPLETE"))
 }
+
+/// Out of memory is said as such, not as a disk or path problem (issue 50, row 5).
+@Test func outOfMemoryIsSaidAsSuch() {
+    var summary = RunSummary()
+    summary.writeFailure = "clip.mp4: out of memory (encoding a frame); frames this large need more memory, or fewer --workers."
+    #expect(summary.exitStatus == .writeFailed)
+    #expect(summary.line.contains("INCOMPLETE: out of memory"))
+    #expect(!summary.line.contains("free space"))
+}

@@ -90,8 +90,11 @@ public struct RunSummary: Sendable, Codable {
             parts.append(redoneEntries.counted("entry", "entries") + " redone (outputs missing or changed)")
         }
         parts += notes
-        if writeFailure != nil {
-            parts.append("INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
+        if let writeFailure {
+            // VideoError.outOfMemory's text: memory, not the disk, is what ran out.
+            parts.append(writeFailure.contains(": out of memory")
+                ? "INCOMPLETE: out of memory while writing outputs; give it more memory or fewer --workers, then rerun with --resume"
+                : "INCOMPLETE: writing outputs failed; free space or fix the path, then rerun with --resume")
         } else if interrupted {
             parts.append("INTERRUPTED: rerun with --resume to finish")
         }
