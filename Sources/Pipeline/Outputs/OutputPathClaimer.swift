@@ -7,6 +7,6 @@ struct OutputPathClaimer {
     private var names = OutputNames()
 
     mutating func claim(rawName: [UInt8], index: Int) -> String {
-        names.claim(rawName: rawName, index: index)
+        names.claim(entryRawName: rawName, index: index)
     }
 }

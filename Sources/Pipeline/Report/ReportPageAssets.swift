@@ -223,7 +223,7 @@ enum ReportPageAssets {
         var grid = document.getElementById('gallery-grid');
         grid.textContent = '';
         if (report.imagesInTar) {
-          grid.appendChild(element('p', 'The images of this run are inside tar files (outputs.tar with --output-tar, redacted/ with --redacted-shards); extract them beside this page to see them.', 'muted'));
+          grid.appendChild(element('p', 'The images of this run are inside tar files (outputs/ with --output-tar, redacted/ with --redacted-shards); extract them beside this page to see them.', 'muted'));
         }
         var images = report.gallery.filter(filters[Number(filterSelect.value)][1]);
         var pages = Math.max(1, Math.ceil(images.length / pageSize));
