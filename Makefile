@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction clips deface-venv bench-video docs eval eval-crowd eval-shifts eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction bench-scale clips deface-venv bench-video docs eval eval-crowd eval-shifts eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -170,6 +170,12 @@ eval-rotation: build venv
 
 bench-redaction: build venv
 	@benchmarks/redaction.sh
+
+## bench-scale: `faces` over synthetic tars of 2 000, 20 000 and 200 000 small photos with real faces pasted
+## (SCALE_SIZES to choose): entries/s, peak RSS, files and bytes in OUT and OUT/.cache, rerun, --only annotate,
+## 8 shards and their merge, export coco, --output-tar (benchmarks/scale.sh; not part of make test)
+bench-scale: build sources $(DATA_VENV)/.ready
+	@benchmarks/scale.sh "$$($(MAKE) -s bin-path)"
 
 ## clips: short videos with face boxes in every frame (datasets/build-clips.py: pan/zoom, enter/leave, a 90° phone
 ## clip, audio and identifying tags, VP9 WebM, H.265 MKV, small faces, a damaged clip) in datasets/build/clips/

@@ -60,11 +60,11 @@ shutil.copyfile(work / "report.png", docs / "report.png")
 astronaut = Image.open(demo / "images/sample.tar/sample/faces/astronaut.png.png").convert("RGB")
 astronaut.crop((100, 0, 420, 320)).save(docs / "demo-astronaut.png", optimize=True)
 
-anonymized = Image.open(work / "anonymize/images/t1.jpg/t1.jpg").convert("RGB")
+anonymized = Image.open(work / "anonymize/images/t1.jpg").convert("RGB")
 height = round(anonymized.height * 640 / anonymized.width)
 anonymized.resize((640, height), Image.LANCZOS).save(docs / "anonymize-t1.jpg", quality=85)
 
-crops = work / "crops/crops/t1.jpg/t1.jpg"
+crops = work / "crops/crops/t1.jpg"
 faces = sorted({int(p.name.split(".")[0]) for p in crops.glob("*.arcface.png")})
 side, gap = 112, 4
 sheet = Image.new("RGB", (len(faces) * side + (len(faces) - 1) * gap, 2 * side + gap), "white")

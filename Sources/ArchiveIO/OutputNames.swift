@@ -45,4 +45,33 @@ public struct OutputNames: Sendable {
     public mutating func claim(_ entry: ArchiveEntry) -> String {
         claim(rawName: entry.rawName, index: entry.index)
     }
+
+    /// Entries of one input in one folder before numbered folders begin.
+    public static let entriesPerFolder = 10_000
+
+    /// The relative output path for the entry with `rawName` at `index` of
+    /// an input, with the number of files in any one output folder bounded:
+    /// the entries before ``entriesPerFolder`` are named as by
+    /// ``claim(rawName:index:)``; from there on each is put in the numbered
+    /// folder `index / entriesPerFolder` (six digits: entries 10 000–19 999
+    /// in `000001/`, …), its own folders kept below it (`000001/a/b.jpg`).
+    /// The number is claimed with the name, so a member that is itself
+    /// named `000001/…` is told apart as any repeated name is.
+    public mutating func claim(entryRawName rawName: [UInt8], index: Int) -> String {
+        claim(rawName: Self.inNumberedFolder(rawName, index: index), index: index)
+    }
+
+    /// `rawName` (without its leading `./`) below the numbered folder of
+    /// `index` when there is one (see ``claim(entryRawName:index:)``).
+    public static func inNumberedFolder(_ rawName: [UInt8], index: Int) -> [UInt8] {
+        let name = withoutLeadingCurrentFolder(rawName)
+        guard index >= entriesPerFolder else { return name }
+        return Array(folderName(ofIndex: index).utf8) + [0x2F] + name
+    }
+
+    /// `000001` for the entries 10 000–19 999 (``entriesPerFolder``).
+    public static func folderName(ofIndex index: Int) -> String {
+        let digits = String(index / entriesPerFolder)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
 }

@@ -33,13 +33,16 @@ public enum FacepipeCommand {
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(2)
         }
-        // Two malloc arenas: measured on the bench archive with 2 workers, peak RSS
-        // 278–307 MiB with glibc's default (one arena per allocating thread), 213 MiB
-        // with two, same speed (benchmarks/pipeline.sh). A fixed 16 MiB mmap
+        // One malloc arena per core (at least two): measured on the bench archive with
+        // 2 workers on 2 cores, peak RSS 278–307 MiB with glibc's default (up to 8 arenas
+        // per core, one per allocating thread), 213 MiB with two, same speed
+        // (benchmarks/pipeline.sh). Not a fixed two: Swift's pool runs one thread per
+        // core, and 16 or 64 of them would queue on two arena locks (malloc and free
+        // take 0.5–1.7 % of a worker's CPU, docs/BENCHMARKS.md, "Cores"). A fixed 16 MiB mmap
         // threshold: with glibc's sliding one (raised to each large block freed, up
         // to 32 MiB) `faces` on the bench archive peaked at 251–328 MB over ten runs,
         // with this one at 248–263 MB over five, same speed (docs/BENCHMARKS.md).
-        facepipe_tune_allocator(2, 16 << 20)
+        facepipe_tune_allocator(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)), 16 << 20)
         // A closed stderr or stdout (`facepipe run … 2>&1 | head`) must not kill a run.
         StandardError.ignoreBrokenPipes()
         // Once per process (swift-log allows no second bootstrap), so `run(_:adding:)`

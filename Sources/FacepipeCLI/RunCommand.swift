@@ -73,11 +73,14 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, crops/, redacted/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
+    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, crops/, redacted/, outputs/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
     var overwrite = false
 
-    @Flag(name: .long, help: "Write images and JSON into DIR/outputs.tar instead of DIR/images and DIR/faces.")
+    @Flag(name: .long, help: "Write images, JSON and crops into numbered tars, DIR/outputs/000000.tar, 000001.tar, … (a new one when the current one holds --output-tar-size), instead of DIR/images, DIR/faces and DIR/crops; --resume keeps the tars it writes the same.")
     var outputTar = false
+
+    @Option(name: .long, help: ArgumentHelp("With --output-tar: begin the next tar before an entry once the current one holds SIZE (bytes, or K, M, G, T: powers of 1024; default 1G).", valueName: "SIZE"))
+    var outputTarSize: String?
 
     @Flag(name: .long, help: "For each input tar X (.tar, .tar.gz/.bz2/.xz/.zst), write DIR/redacted/X: the same members in the same order under the same names, holding only what facepipe redacted or knows by its content carries no picture. Each image is replaced by its redacted image in its own format (JPEG at write-outputs' quality, PNG as PNG; no metadata); an empty member or UTF-8 text (captions, JSON, CSV, labels) without control characters, long base64/hex runs or long runs of numbers 0-255 is copied byte for byte; every other member (video in any container, audio, arrays, compressed or unknown data) is left out, named in the summary and listed as skipped in run.json, unless --copy-unknown. A member that is or looks like a picture (by its content: PPM, QOI, SVG, WebP, TIFF, HEIF…) and cannot be processed is left out, never copied (its error row says so). Needs a pipeline with a redact stage (anonymize); not with --resume or --shard.")
     var redactedShards = false
@@ -127,6 +130,10 @@ struct RunCommand: AsyncParsableCommand {
                                                redactedShards: redactedShards, copyUnknown: copyUnknown)
         } catch { throw ValidationError(error.description) }
         do { _ = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw ValidationError(error.description) }
+        if let outputTarSize {
+            guard outputTar else { throw ValidationError("--output-tar-size goes with --output-tar") }
+            do { _ = try OutputTarSize.bytes(outputTarSize) } catch { throw ValidationError(error.description) }
+        }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(shard != nil && redactedShards) else {
             throw ValidationError("--redacted-shards cannot be combined with --shard: run each task on its own inputs with --redacted-shards")
@@ -179,11 +186,12 @@ struct RunCommand: AsyncParsableCommand {
         let selection: FrameSelection
         do { selection = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw UsageFailure(message: error.description) }
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
-        let configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workerCount,
+        var configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workerCount,
                                              recompute: recompute, resume: resume,
                                              outputTar: outputTar, redactedShards: redactedShards,
                                              copyUnknown: copyUnknown, overwrite: overwrite,
                                              video: VideoReading(selection: selection))
+        if let outputTarSize { configuration.outputTarBytes = try OutputTarSize.bytes(outputTarSize) }
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let hooks = RunHooks(shouldStop: { interrupt.requested }, progress: { progress.update($0) }, notice: { progress.notice($0) })

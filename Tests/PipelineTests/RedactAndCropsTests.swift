@@ -171,7 +171,7 @@ struct RedactAndCropsTests {
         configuration.outputTar = true
         _ = try await PipelineRunner.run(plan, inputs: [.archive(path: input)], configuration: configuration, toolVersion: "test")
         var inTar: [String: Data] = [:]
-        let reader = try TarReader(path: tarred.appendingPathComponent("outputs.tar").path)
+        let reader = try TarReader(path: tarred.appendingPathComponent("outputs/000000.tar").path)
         while let item = try reader.next() {
             if case .file(let entry) = item { inTar[entry.name] = Data(entry.data) }
         }
@@ -216,7 +216,7 @@ struct RedactAndCropsTests {
         _ = try await PipelineRunner.run(plan, inputs: [try RunInput.fromArgument(Fixtures.photo("t1.jpg").path)],
                                          configuration: RunConfiguration(outputDirectory: out, workers: 1), toolVersion: "test")
         let files = try outputFiles(out)
-        let json = try #require(files["faces/t1.jpg/t1.jpg.json"])
+        let json = try #require(files["faces/t1.jpg.json"])
         let document = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let faces = try #require(document["faces"] as? [[String: Any]])
         let face = try #require(faces.first { ($0["box_px"] as? [Double])?.first.map { $0 < 100 } == true && $0["kept"] as? Bool == true })

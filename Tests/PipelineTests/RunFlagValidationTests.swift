@@ -8,7 +8,6 @@ import Testing
 struct RunFlagValidationTests {
     static let cases: [(flags: [String], configuration: RunConfiguration)] = [
         (["--workers", "0"], RunConfiguration(outputDirectory: URL(fileURLWithPath: "out"), workers: 0)),
-        (["--resume", "--output-tar"], RunConfiguration(outputDirectory: URL(fileURLWithPath: "out"), workers: 1, resume: true, outputTar: true)),
         (["--resume", "--redacted-shards"], RunConfiguration(outputDirectory: URL(fileURLWithPath: "out"), workers: 1, resume: true, redactedShards: true)),
         (["--copy-unknown"], RunConfiguration(outputDirectory: URL(fileURLWithPath: "out"), workers: 1, copyUnknown: true)),
     ]

@@ -203,7 +203,7 @@ struct Gauged: Stage {
                                          configuration: RunConfiguration(outputDirectory: tarred, workers: 2, outputTar: true),
                                          toolVersion: "test")
         var inTar: [String: Data] = [:]
-        let reader = try TarReader(path: tarred.appendingPathComponent("outputs.tar").path)
+        let reader = try TarReader(path: tarred.appendingPathComponent("outputs/000000.tar").path)
         while let item = try reader.next() {
             if case .file(let entry) = item { inTar[entry.name] = Data(entry.data) }
         }

@@ -96,8 +96,8 @@ package struct FinishedRun: Sendable {
             guard RunFolder.components(of: name) != nil, name.hasPrefix("faces/"), name.hasSuffix(".json") else {
                 throw .unreadableRun(file: FinishedRun.shown("manifest.csv", in: directory), reason: "\(first[c.archive]) \(first[c.index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
             }
-            guard folder.holds(name) || !folder.holds("outputs.tar") else {
-                throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "the run wrote its JSON into outputs.tar (--output-tar); export reads faces/, so rerun without --output-tar")
+            guard folder.holds(name) || !(folder.holds("outputs") || folder.holds("outputs.tar")) else {
+                throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "the run wrote its JSON into output tars (outputs/, --output-tar); export reads faces/, so rerun without --output-tar")
             }
             let json = try FinishedRun.decode(ImageJSON.self, file: name, in: folder)
             let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)

@@ -44,16 +44,22 @@ public struct RunInput: Sendable {
     public let byteSize: Int64?
     /// Opens the entries; videos among them are read as ``VideoReading`` says.
     let openSource: @Sendable (VideoReading) throws -> any EntrySource
+    /// One image file (``imageFile(path:name:maxBytes:)``): its outputs are
+    /// named by the input's name alone (`images/a.jpg.png`,
+    /// `faces/a.jpg.json`), without a folder of their own.
+    let isImageFile: Bool
 
     public init(name: String, path: String?, byteSize: Int64? = nil, open: @escaping @Sendable () throws -> any EntrySource) {
         self.init(name: name, path: path, byteSize: byteSize, reading: { _ in try open() })
     }
 
     /// An input whose source reads videos (``VideoReading``).
-    init(name: String, path: String?, byteSize: Int64?, reading: @escaping @Sendable (VideoReading) throws -> any EntrySource) {
+    init(name: String, path: String?, byteSize: Int64?, isImageFile: Bool = false,
+         reading: @escaping @Sendable (VideoReading) throws -> any EntrySource) {
         self.name = name
         self.path = path
         self.byteSize = byteSize
+        self.isImageFile = isImageFile
         openSource = reading
     }
 

@@ -35,14 +35,18 @@ final class OrderedWriter: EntryWriter {
     /// Manifest bytes and counts before the current archive's first row.
     private var archiveRowsStart = 0
     private var archiveStartSummary = RunSummary()
+    /// The inputs that are one image file each (``RunInput/isImageFile``):
+    /// their outputs are named by the input's name alone.
+    private let imageFileInputs: Set<Int>
 
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
     init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
          videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
          videoDirectory: OutputDirectory? = nil, videoCover: (redact: Redact, reach: Int)? = nil,
-         claimedNames: ClaimedNames) throws {
+         claimedNames: ClaimedNames, imageFileInputs: Set<Int> = []) throws {
         self.claimedNames = claimedNames
+        self.imageFileInputs = imageFileInputs
         self.videoDirectory = videoDirectory
         self.videoCover = videoCover
         self.orderedPasses = orderedPasses
@@ -129,11 +133,14 @@ final class OrderedWriter: EntryWriter {
             break
         }
         let index = item.index ?? 0
-        let path = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: item.rawName, index: index)
+        let claimedPath = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: item.rawName, index: index)
+        // `<input>/<entry path>`; an image file given as an input: its name alone (`a.jpg`).
+        let stem = imageFileInputs.contains(item.archiveNumber) ? folder : "\(folder)/\(claimedPath)"
         summary.entries += 1
         let rows: [[String]]
         switch item.outcome {
         case .rendered(var rendered, let contentHash, let cacheHits):
+            try sink.beginEntry()
             let beforePasses = passes.isEmpty ? nil : rendered.record
             if !passes.isEmpty {
                 for pass in passes { pass.apply(to: &rendered.record) }
@@ -168,16 +175,16 @@ final class OrderedWriter: EntryWriter {
                 try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
                 imagePath = shards.path(ofInput: item.archiveNumber)
             } else if let image = rendered.image {
-                imagePath = try imageName("images/\(folder)/\(path)", rendered.imageExtension)
+                imagePath = try imageName("images/\(stem)", rendered.imageExtension)
                 try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
             }
-            if try writeCrops(of: &rendered.record, under: "crops/\(folder)/\(path)", outputs: &outputs),
+            if try writeCrops(of: &rendered.record, under: "crops/\(stem)", outputs: &outputs),
                rendered.faceJSON != nil {
                 rendered.faceJSON = FaceJSONEncoder.encode(rendered.record)
             }
             if let json = rendered.faceJSON {
-                jsonPath = "faces/\(folder)/\(path).json"
+                jsonPath = "faces/\(stem).json"
                 try sink.write(json, to: jsonPath)
                 outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json)))
             }
@@ -319,9 +326,9 @@ final class OrderedWriter: EntryWriter {
         do {
             try manifest.truncate(to: manifestHeaderBytes)
         } catch {
-            return (note.map { $0 + "; " } ?? "") + "\(TarSink.fileName) is not written and the manifest could not be cut back (\(error))"
+            return (note.map { $0 + "; " } ?? "") + "the output tar being written is removed and the manifest could not be cut back (\(error))"
         }
-        return (note.map { $0 + "; " } ?? "") + "\(TarSink.fileName) is not written; the manifest lists no entries"
+        return (note.map { $0 + "; " } ?? "") + "the output tar being written is removed (finished ones stay for --resume); the manifest lists no entries"
     }
 
     /// Appends whole rows: a write that fails part-way (disk full) is cut

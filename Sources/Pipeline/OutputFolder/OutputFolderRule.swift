@@ -10,10 +10,11 @@ import Foundation
 /// run passes `--resume` (continue into it) or `--overwrite` (remove what
 /// facepipe writes there, ``facepipeNames``, and nothing else, first).
 package enum OutputFolderRule {
-    /// Everything facepipe writes at the top of an output folder (a run
-    /// killed while writing an output tar leaves `outputs.tar.partial`;
+    /// Everything facepipe writes at the top of an output folder (`outputs`
+    /// holds `--output-tar`'s numbered tars, `outputs.tar` and
+    /// `outputs.tar.partial` are the single tar of facepipe before them;
     /// `redacted` holds `--redacted-shards`' shards).
-    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
+    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", TarSink.folderName, "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
 
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading

@@ -5,8 +5,13 @@ struct OutputLayout {
     let root: URL
     var manifest: URL { root.appendingPathComponent("manifest.csv") }
     var runJSON: URL { root.appendingPathComponent("run.json") }
-    /// With `--output-tar`: images/… and faces/… inside one archive.
-    var outputTar: URL { root.appendingPathComponent("outputs.tar") }
+    /// With `--output-tar`: images/…, faces/… and crops/… inside numbered
+    /// tars in this folder (``TarSink``).
+    var outputTars: URL { root.appendingPathComponent(TarSink.folderName) }
+    /// The single output tar of facepipe before numbered tars, and the
+    /// partial file of one being written: removed when a run writes the
+    /// numbered tars, and by `--overwrite`.
+    static let singleOutputTarNames = ["outputs.tar", "outputs.tar.partial"]
 
     /// Creates the folder if needed; refuses an existing non-folder.
     static func prepare(_ url: URL) throws(PipelineError) -> OutputLayout {

@@ -1,6 +1,7 @@
 import ArchiveIO
 
-/// Output paths for one archive's entries, as `OutputNames` gives them:
+/// Output paths for one archive's entries, as `OutputNames` gives them
+/// (from the 10 000th entry on, in numbered folders):
 /// ``SafeOutputPath`` rules (never leaves the output folder, stable),
 /// duplicates told apart by entry index, claimed in archive order so the
 /// result is deterministic. The paths claimed so far are kept on disk
@@ -12,7 +13,7 @@ struct OutputPathClaimer {
     let names: ClaimedNames
 
     func claim(rawName: [UInt8], index: Int) throws -> String {
-        let path = OutputNames.firstPath(forRawName: rawName)
+        let path = OutputNames.firstPath(forRawName: OutputNames.inNumberedFolder(rawName, index: index))
         if try names.insert(key(path)) { return path }
         let distinct = SafeOutputPath.disambiguated(path, index: index)
         _ = try names.insert(key(distinct))

@@ -230,7 +230,7 @@ enum ReportPageAssets {
         var grid = document.getElementById('gallery-grid');
         grid.textContent = '';
         if (report.imagesInTar) {
-          grid.appendChild(element('p', 'The images of this run are inside tar files (outputs.tar with --output-tar, redacted/ with --redacted-shards); extract them beside this page to see them.', 'muted'));
+          grid.appendChild(element('p', 'The images of this run are inside tar files (outputs/ with --output-tar, redacted/ with --redacted-shards); extract them beside this page to see them.', 'muted'));
         }
         var images = report.gallery.filter(filters[Number(filterSelect.value)][1]).slice(0, galleryLimit);
         var total = Math.max(filterTotal(Number(filterSelect.value)), images.length);

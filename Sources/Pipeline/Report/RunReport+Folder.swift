@@ -27,7 +27,7 @@ extension RunReport {
             record = nil
             problem = "\(RunRecord.fileName): \(error); its skipped entries are not listed"
         }
-        let imagesInTar = (folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
+        let imagesInTar = (folder.holds("outputs") || folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
         var report = try RunReport(manifest: manifest, skipped: record?.summary.skipped ?? [], imagesInTar: imagesInTar)
         report.runRecordProblem = problem
         return (report, String(decoding: runJSON, as: UTF8.self))

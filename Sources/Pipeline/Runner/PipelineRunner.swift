@@ -44,9 +44,12 @@ public enum PipelineRunner {
             for name in ["images", "faces", "crops", RedactedTars.folderName, ".cache"] {
                 try directory.removeTemporaryFiles(below: name)
             }
-            completions = try CompletionStore(root: directory, keep: configuration.resume)
+            // An output tar's completion records name files inside tars, which a resumed run writes again (`TarSink`).
+            completions = try CompletionStore(root: directory, keep: configuration.resume && !configuration.outputTar)
             cache = try StageCache(root: directory)
-            let sink: any OutputSink = configuration.outputTar ? try TarSink(directory: directory) : FolderSink(directory: directory)
+            let sink: any OutputSink = configuration.outputTar
+                ? try TarSink(directory: directory, shardBytes: configuration.outputTarBytes, keepIdentical: configuration.resume)
+                : FolderSink(directory: directory)
             let shards = try shardInputs.map { try RedactedTars(directory: directory, inputs: $0) }
             let passes = plan.orderedPasses(steps)
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
@@ -55,7 +58,8 @@ public enum PipelineRunner {
                                        orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
                                        videoDirectory: configuration.outputTar || shards != nil || configuration.videoFramesAsImages ? nil : directory,
                                        videoCover: plan.videoCover.map { ($0, plan.videoTrackingReach) },
-                                       claimedNames: try ClaimedNames(in: directory))
+                                       claimedNames: try ClaimedNames(in: directory),
+                                       imageFileInputs: Set(inputs.indices.filter { inputs[$0].isImageFile }))
         } catch {
             throw .outputUnusable(path: layout.root.path, reason: "cannot create outputs: \(error)")
         }

@@ -35,8 +35,12 @@ public struct RunConfiguration: Sendable {
     /// How workers get their face engine (needed by face stages only;
     /// tests substitute engines that need no models).
     public var faceEngine: FaceEngineFactory
-    /// Write images and JSON into `DIR/outputs.tar` instead of folders.
+    /// Write images, JSON and crops into numbered tars, `DIR/outputs/000000.tar`,
+    /// … (`TarSink`), instead of folders.
     public var outputTar: Bool
+    /// With ``outputTar``: the next tar begins before an entry once the
+    /// current one holds this many bytes (`--output-tar-size`, default 1 GiB).
+    public var outputTarBytes: Int = 1 << 30
     /// Write each input tar's redacted twin, `DIR/redacted/<input>`, in
     /// place of `DIR/images` (`RedactedTars`).
     public var redactedShards: Bool
@@ -97,6 +101,9 @@ public struct RunConfiguration: Sendable {
         guard videoFrameBytes >= 0 else {
             throw .invalidRunConfiguration("video frame bytes \(videoFrameBytes) must not be negative")
         }
+        guard outputTarBytes > 0 else {
+            throw .invalidRunConfiguration("the output tar size must be at least 1 byte, got \(outputTarBytes)")
+        }
         guard reorderBytes >= 0 else {
             throw .invalidRunConfiguration("reorder bytes \(reorderBytes) must not be negative")
         }
@@ -109,9 +116,6 @@ public struct RunConfiguration: Sendable {
                                      redactedShards: Bool, copyUnknown: Bool) throws(PipelineError) {
         guard (1...256).contains(workers) else {
             throw .invalidRunConfiguration("--workers must be between 1 and 256, got \(workers)")
-        }
-        guard !(resume && outputTar) else {
-            throw .invalidRunConfiguration("--resume cannot continue an output tar; rerun without --output-tar or without --resume")
         }
         guard !(resume && overwrite) else {
             throw .invalidRunConfiguration("--resume and --overwrite cannot be combined")
