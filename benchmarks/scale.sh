@@ -4,7 +4,8 @@
 # in .build/bench-scale/), at each size of SCALE_SIZES. For each size it
 # prints the first run's entries/s and peak RSS; the files and bytes in OUT
 # (outside .cache), in OUT/.cache, and the most files in one folder; the
-# time of a plain rerun (every stage from the cache) and of `--only
+# time of a rerun with `--resume` (every entry from its completion record),
+# of a plain rerun (every stage from the cache) and of `--only
 # annotate`; the same run split in 8 shards (`--shard I/8`, one after the
 # other) and the time and peak RSS of `facepipe merge`; `facepipe export
 # coco` of OUT; and the run with `--output-tar`. Nothing is asserted.
@@ -49,6 +50,8 @@ for n in $sizes; do
   out_bytes=$(cd "$out" && find . -path ./.cache -prune -o -type f -print0 | du -cb --apparent-size --files0-from=- | tail -1 | awk '{ printf "%.1f MB", $1 / 1e6 }')
   cache_files=$(files "$out/.cache"); cache_bytes=$(bytes "$out/.cache")
   widest=$(find "$out" -type f -printf '%h\n' | sort | uniq -c | sort -rn | head -1 | awk '{ print $1 }')
+  timed "${run[@]}" --out "$out" --resume
+  resumed="$SECONDS_TAKEN s (CPU $CPU_TAKEN s, $(echo "100 * $CPU_TAKEN / $first_cpu" | bc -l | xargs printf '%.1f') % of the first run's)"; resumed_mb=$PEAK_MB
   timed "${run[@]}" --out "$out"; rerun="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; rerun_mb=$PEAK_MB
   timed "${run[@]}" --out "$out" --only annotate; annotate="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"
 
@@ -76,6 +79,7 @@ for n in $sizes; do
     "first run" "${first} s, $(echo "$n / $first" | bc -l | xargs printf '%.1f') entries/s; CPU ${first_cpu} s, $(echo "$n / $first_cpu" | bc -l | xargs printf '%.1f') entries per CPU-second; peak RSS ${first_mb} MB" \
     "OUT (outside .cache)" "${out_files} files, ${out_bytes}; at most ${widest} files in one folder" \
     "OUT/.cache" "${cache_files} files, ${cache_bytes}" \
+    "rerun of the finished run (--resume)" "${resumed}, peak RSS ${resumed_mb} MB" \
     "rerun (same command)" "${rerun}, peak RSS ${rerun_mb} MB" \
     "--only annotate" "${annotate}" \
     "8 shards (--shard I/8, one after the other)" "${sharded} s (CPU ${sharded_cpu} s)" \
