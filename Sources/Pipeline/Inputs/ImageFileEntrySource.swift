@@ -40,7 +40,7 @@ struct ImageFileTooLarge: Error, CustomStringConvertible {
 extension RunInput {
     /// A single image file: one entry named by its file name. The run names
     /// the input `name` (by default the path as given, as `facepipe detect`
-    /// prints it), and its outputs by that name alone (``isImageFile``).
+    /// prints it), and its outputs by that name alone (`isImageFile`).
     public static func imageFile(path: String, name: String? = nil, maxBytes: Int = 512 << 20) -> RunInput {
         RunInput(name: name ?? path, path: path, byteSize: regularFileSize(path), isImageFile: true) { _ in
             ImageFileEntrySource(path: path, maxBytes: maxBytes)

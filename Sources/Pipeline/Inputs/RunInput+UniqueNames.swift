@@ -6,7 +6,7 @@ extension RunInput {
     /// input already has (`a/x.tar` and `b/x.tar` are both `x.tar`) gets
     /// `~<position>` before its extension (its 0-based position among the
     /// inputs: `x~1.tar`). An image file's outputs lie directly under
-    /// `images/`, `faces/` and `crops/` (`images/a.jpg.png`, ``isImageFile``)
+    /// `images/`, `faces/` and `crops/` (`images/a.jpg.png`, `isImageFile`)
     /// beside the other inputs' folders, so a folder, archive or video whose
     /// name is an image file's name, a dot and more (`a.jpg.png` beside the
     /// image `a.jpg`) gets `~<position>` too (`a.jpg~2.png`), whichever
