@@ -2,10 +2,11 @@
 import Glibc
 #endif
 
-/// One file of a ``RecordPack`` (its index or a segment), open for
-/// positioned reads and writes. Owns the descriptor and closes it; opened
-/// only through ``OutputDirectory`` (relative to the output folder's handle,
-/// never through a link, never a file with other hard links).
+/// A file of the output folder open for positioned reads and writes: a
+/// ``RecordPack``'s index or segment, or one of ``ClaimedNames``' nameless
+/// files. Owns the descriptor and closes it; opened only through
+/// ``OutputDirectory`` (relative to the output folder's handle, never
+/// through a link, never a file with other hard links).
 final class PackFile: @unchecked Sendable {
     // @unchecked: the descriptor never changes; pread and pwrite are
     // thread-safe, and every caller holds its pack's lock anyway.
@@ -23,6 +24,12 @@ final class PackFile: @unchecked Sendable {
     init(_ name: String, in folder: OutputDirectory) throws {
         descriptor = try folder.openPrivateFile(name)
         path = folder.path + "/" + name
+    }
+
+    /// A nameless file in `folder` (``OutputDirectory/anonymousFile()``), gone when closed.
+    init(anonymousIn folder: OutputDirectory) throws {
+        descriptor = try folder.anonymousFile()
+        path = folder.path + " (a nameless file)"
     }
 
     deinit { close(descriptor) }
