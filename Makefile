@@ -173,7 +173,7 @@ bench-redaction: build venv
 
 ## bench-scale: `faces` over synthetic tars of 2 000, 20 000 and 200 000 small photos with real faces pasted
 ## (SCALE_SIZES to choose): entries/s, peak RSS, files and bytes in OUT and OUT/.cache, rerun, --only annotate,
-## 8 shards and their merge, export coco, --output-tar (benchmarks/scale.sh; not part of make test)
+## 8 shards and their merge, export coco, --output-tar (SCALE_ROWS to choose; benchmarks/scale.sh; not part of make test)
 bench-scale: build sources $(DATA_VENV)/.ready
 	@benchmarks/scale.sh "$$($(MAKE) -s bin-path)"
 

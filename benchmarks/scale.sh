@@ -9,13 +9,17 @@
 # annotate`; the same run split in 8 shards (`--shard I/8`, one after the
 # other) and the time and peak RSS of `facepipe merge`; `facepipe export
 # coco` of OUT; and the run with `--output-tar`. Nothing is asserted.
-#   benchmarks/scale.sh [BINARY]    (SCALE_SIZES="2000 20000 200000", SCALE_WORKERS=cores)
+#   benchmarks/scale.sh [BINARY]    (SCALE_SIZES="2000 20000 200000", SCALE_WORKERS=cores,
+#                                    SCALE_ROWS="resume rerun annotate shards coco tar": the rows after
+#                                    the first run; a smaller list for a quick look at a large size)
 # OUT folders are removed after each size (200 000 entries write about 40 GB).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-$(make -s bin-path)}"
 sizes="${SCALE_SIZES:-2000 20000 200000}"
 workers="${SCALE_WORKERS:-$(nproc)}"
+rows=" ${SCALE_ROWS:-resume rerun annotate shards coco tar} "
+wanted() { [[ "$rows" == *" $1 "* ]]; }
 work=".build/bench-scale"
 mkdir -p "$work"
 make -s sources > /dev/null
@@ -50,27 +54,39 @@ for n in $sizes; do
   out_bytes=$(cd "$out" && find . -path ./.cache -prune -o -type f -print0 | du -cb --apparent-size --files0-from=- | tail -1 | awk '{ printf "%.1f MB", $1 / 1e6 }')
   cache_files=$(files "$out/.cache"); cache_bytes=$(bytes "$out/.cache")
   widest=$(find "$out" -type f -printf '%h\n' | sort | uniq -c | sort -rn | head -1 | awk '{ print $1 }')
-  timed "${run[@]}" --out "$out" --resume
-  resumed="$SECONDS_TAKEN s (CPU $CPU_TAKEN s, $(echo "100 * $CPU_TAKEN / $first_cpu" | bc -l | xargs printf '%.1f') % of the first run's)"; resumed_mb=$PEAK_MB
-  timed "${run[@]}" --out "$out"; rerun="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; rerun_mb=$PEAK_MB
-  timed "${run[@]}" --out "$out" --only annotate; annotate="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"
+  resumed="not run"; resumed_mb="-"; rerun="not run"; rerun_mb="-"; annotate="not run"
+  shards_row="not run"; merge="not run"; merge_mb="-"; merged_same="-"
+  coco="not run"; coco_mb="-"; tarred="not run"; tar_mb="-"; tar_files="-"; tar_bytes="-"
+  if wanted resume; then
+    timed "${run[@]}" --out "$out" --resume
+    resumed="$SECONDS_TAKEN s (CPU $CPU_TAKEN s, $(echo "100 * $CPU_TAKEN / $first_cpu" | bc -l | xargs printf '%.1f') % of the first run's)"; resumed_mb=$PEAK_MB
+  fi
+  if wanted rerun; then timed "${run[@]}" --out "$out"; rerun="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; rerun_mb=$PEAK_MB; fi
+  if wanted annotate; then timed "${run[@]}" --out "$out" --only annotate; annotate="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; fi
 
-  sharded=0; sharded_cpu=0
-  for i in 0 1 2 3 4 5 6 7; do
-    timed "${run[@]}" --out "$out-sharded" --shard "$i/8"
-    sharded=$(echo "$sharded + $SECONDS_TAKEN" | bc -l); sharded_cpu=$(echo "$sharded_cpu + $CPU_TAKEN" | bc -l)
-  done
-  timed "$bin" merge "$out-sharded"; merge="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; merge_mb=$PEAK_MB
-  merged_same=$(cmp -s "$out/manifest.csv" "$out-sharded/manifest.csv" && echo same || echo DIFFERENT)
-  rm -rf "$out-sharded"
+  if wanted shards; then
+    sharded=0; sharded_cpu=0
+    for i in 0 1 2 3 4 5 6 7; do
+      timed "${run[@]}" --out "$out-sharded" --shard "$i/8"
+      sharded=$(echo "$sharded + $SECONDS_TAKEN" | bc -l); sharded_cpu=$(echo "$sharded_cpu + $CPU_TAKEN" | bc -l)
+    done
+    shards_row="${sharded} s (CPU ${sharded_cpu} s)"
+    timed "$bin" merge "$out-sharded"; merge="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; merge_mb=$PEAK_MB
+    merged_same=$(cmp -s "$out/manifest.csv" "$out-sharded/manifest.csv" && echo same || echo DIFFERENT)
+    rm -rf "$out-sharded"
+  fi
 
-  timed "$bin" export coco "$out" --out "$out-coco"; coco="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; coco_mb=$PEAK_MB
-  rm -rf "$out-coco"
+  if wanted coco; then
+    timed "$bin" export coco "$out" --out "$out-coco"; coco="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; coco_mb=$PEAK_MB
+    rm -rf "$out-coco"
+  fi
 
-  timed "${run[@]}" --out "$out-tar" --output-tar; tarred="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; tar_mb=$PEAK_MB
-  tars=("$out-tar"/outputs/*.tar); [ -e "${tars[0]}" ] || tars=("$out-tar"/outputs.tar)  # the single outputs.tar of facepipe before numbered tars
-  tar_files=${#tars[@]}; tar_bytes=$(bytes "${tars[@]}")
-  rm -rf "$out-tar"
+  if wanted tar; then
+    timed "${run[@]}" --out "$out-tar" --output-tar; tarred="$SECONDS_TAKEN s (CPU $CPU_TAKEN s)"; tar_mb=$PEAK_MB
+    tars=("$out-tar"/outputs/*.tar); [ -e "${tars[0]}" ] || tars=("$out-tar"/outputs.tar)  # the single outputs.tar of facepipe before numbered tars
+    tar_files=${#tars[@]}; tar_bytes=$(bytes "${tars[@]}")
+    rm -rf "$out-tar"
+  fi
 
   rm -rf "$out"
   echo
@@ -79,11 +95,11 @@ for n in $sizes; do
     "first run" "${first} s, $(echo "$n / $first" | bc -l | xargs printf '%.1f') entries/s; CPU ${first_cpu} s, $(echo "$n / $first_cpu" | bc -l | xargs printf '%.1f') entries per CPU-second; peak RSS ${first_mb} MB" \
     "OUT (outside .cache)" "${out_files} files, ${out_bytes}; at most ${widest} files in one folder" \
     "OUT/.cache" "${cache_files} files, ${cache_bytes}" \
-    "rerun of the finished run (--resume)" "${resumed}, peak RSS ${resumed_mb} MB" \
-    "rerun (same command)" "${rerun}, peak RSS ${rerun_mb} MB" \
+    "rerun of the finished run (--resume)" "${resumed}$( [ "$resumed_mb" = - ] || echo ", peak RSS ${resumed_mb} MB")" \
+    "rerun (same command)" "${rerun}$( [ "$rerun_mb" = - ] || echo ", peak RSS ${rerun_mb} MB")" \
     "--only annotate" "${annotate}" \
-    "8 shards (--shard I/8, one after the other)" "${sharded} s (CPU ${sharded_cpu} s)" \
-    "merge of the 8 shards" "${merge}, peak RSS ${merge_mb} MB, manifest ${merged_same} as one run's" \
-    "export coco" "${coco}, peak RSS ${coco_mb} MB" \
-    "--output-tar run" "${tarred}, peak RSS ${tar_mb} MB, ${tar_files} tar files, ${tar_bytes}"
+    "8 shards (--shard I/8, one after the other)" "${shards_row}" \
+    "merge of the 8 shards" "${merge}$( [ "$merge_mb" = - ] || echo ", peak RSS ${merge_mb} MB, manifest ${merged_same} as one run's")" \
+    "export coco" "${coco}$( [ "$coco_mb" = - ] || echo ", peak RSS ${coco_mb} MB")" \
+    "--output-tar run" "${tarred}$( [ "$tar_files" = - ] || echo ", peak RSS ${tar_mb} MB, ${tar_files} tar files, ${tar_bytes}")"
 done
