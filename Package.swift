@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),
-        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "ImageCore"]),
+        .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "ImageCore", "_TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),

@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Testing
+import _TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -319,16 +320,8 @@ struct PipelineFileSafetyTests {
 /// The built `facepipe` beside the test bundle, run with its own
 /// `XDG_CACHE_HOME` (and, when asked, under a umask), stdout and stderr kept.
 enum PipelineFileProcess {
-    static let binary: URL = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        return bundle.deletingLastPathComponent().appendingPathComponent("facepipe")
-    }()
-
-    /// Whether the binary is there; under `make test` (`FACEPIPE_REQUIRE_MODELS=1`) always, so a missing one fails.
-    static let available: Bool = {
-        if ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_MODELS"] == "1" { return true }
-        return FileManager.default.isExecutableFile(atPath: binary.path)
-    }()
+    static var binary: URL { FacepipeBinary.url }
+    static var available: Bool { FacepipeBinary.available }
 
     struct Result {
         let status: Int32

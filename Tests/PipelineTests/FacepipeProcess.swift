@@ -11,18 +11,8 @@ import Glibc
 /// process shows (signals, exit codes, a closed stderr, a file size limit).
 /// It sits beside the test bundle (`swift build --build-tests` builds both).
 enum FacepipeProcess {
-    static let binary: URL = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        return bundle.deletingLastPathComponent().appendingPathComponent("facepipe")
-    }()
-
-    /// Whether the process tests run: when the binary is there, and always
-    /// under `make test` (`FACEPIPE_REQUIRE_MODELS=1`, which builds it), where
-    /// a missing binary must fail them instead of skipping them.
-    static let available: Bool = {
-        if ProcessInfo.processInfo.environment["FACEPIPE_REQUIRE_MODELS"] == "1" { return true }
-        return FileManager.default.isExecutableFile(atPath: binary.path)
-    }()
+    static var binary: URL { FacepipeBinary.url }
+    static var available: Bool { FacepipeBinary.available }
 
     /// A started child; stderr goes to a file the test can read while it runs.
     final class Child {

@@ -14,18 +14,8 @@ struct VideoMirrorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("selfie.mp4")
         try VideoClips.movingSquare(clip, frames: 3)
-        // The track header's matrix (the identity ffmpeg writes) turned into a horizontal flip: a = -1.0.
-        var bytes = [UInt8](try Data(contentsOf: clip))
-        let zeros = [UInt8](repeating: 0, count: 12)
-        var identity: [UInt8] = [0, 1, 0, 0]
-        identity += zeros
-        identity += [0, 1, 0, 0]
-        identity += zeros
-        identity += [0x40, 0, 0, 0]
-        let tkhd = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("tkhd".utf8) })
-        let at = try #require((tkhd..<(bytes.count - identity.count)).first { Array(bytes[$0..<($0 + identity.count)]) == identity })
-        bytes.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0x00, 0x00])
-        try Data(bytes).write(to: clip)
+        // The track header's matrix turned into a horizontal flip: a = -1.0.
+        try MP4TrackMatrix.patch(clip, [-65536, 0, 0, 65536])
 
         let run = try FacepipeProcess.run(["run", "--pipeline", "faces", clip.path, "--out", "out", "--workers", "1"], in: folder)
         #expect(run.status == 1, "\(run.stderr)")

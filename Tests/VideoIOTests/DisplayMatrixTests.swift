@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VideoIO
+import _TestSupport
 
 /// A display matrix that mirrors the picture (a front camera's clip) is
 /// refused by name, not taken as a turn: a horizontal flip reads as a 180°
@@ -23,30 +24,12 @@ import VideoIO
         Matrix(name: "180° turn", values: [-65536, 0, 0, -65536], mirrored: false, rotation: 180),
     ]
 
-    /// `file`'s track header (`tkhd`) matrix set to `values` (the identity ffmpeg writes, patched in place).
-    static func patchTrackMatrix(_ file: URL, _ values: [Int32]) throws {
-        var bytes = [UInt8](try Data(contentsOf: file))
-        let zeros = [UInt8](repeating: 0, count: 12)
-        var identity: [UInt8] = [0, 1, 0, 0]
-        identity += zeros
-        identity += [0, 1, 0, 0]
-        identity += zeros
-        identity += [0x40, 0, 0, 0]
-        let tkhd = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == Array("tkhd".utf8) })
-        let at = try #require((tkhd..<(bytes.count - identity.count)).first { Array(bytes[$0..<($0 + identity.count)]) == identity })
-        for (slot, value) in zip([0, 1, 3, 4], values) {
-            let bits = UInt32(bitPattern: value)
-            for i in 0..<4 { bytes[at + slot * 4 + i] = UInt8((bits >> (8 * UInt32(3 - i))) & 0xFF) }
-        }
-        try Data(bytes).write(to: file)
-    }
-
     @Test(arguments: matrices)
     func aMirroringMatrixIsRefusedAndATurnIsRead(_ matrix: Matrix) throws {
         let clips = try VideoClips()
         let file = try clips.make("clip.mp4", ["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10:duration=0.3",
                                                "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        try Self.patchTrackMatrix(file, matrix.values)
+        try MP4TrackMatrix.patch(file, matrix.values)
         let decoded = VideoClips.decodeAll(.bytes([UInt8](try Data(contentsOf: file))), name: "selfie.mp4")
         if matrix.mirrored {
             #expect(decoded.error == .mirrored("selfie.mp4"), "rotation \(decoded.info?.rotation ?? -1)")
