@@ -93,15 +93,8 @@ import Testing
     func anInterruptedRunResumesAfterItsFinishedTarsWithoutRedoingThem() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let tar = try PNGTar(sides: [32, 32, 600, 32], in: folder)
-        let input = folder.appendingPathComponent("in.tar")
-        try Data(tar.bytes).write(to: input)
-        let out = folder.appendingPathComponent("out"), reference = folder.appendingPathComponent("reference")
-        let arguments = ["run", "upright-png", input.path, "--output-tar", "--output-tar-size", "1", "--quiet"]
-        let limited = try FacepipeProcess.Child(
-            ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path] + arguments + ["--out", out.path],
-            executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
-        #expect(limited.wait() == 3, "stderr: \(limited.standardError)")
+        let (arguments, out, _) = try OutputTarRolloverTests.fullDiskTarRun(in: folder)
+        let reference = folder.appendingPathComponent("reference")
         let whole = try FacepipeProcess.run(arguments + ["--out", reference.path], in: folder)
         #expect(whole.status == 0, "\(whole.stderr)")
         let expected = try outputFiles(reference.appendingPathComponent("outputs"))
