@@ -44,8 +44,14 @@ public final class TarWriter {
     /// (for example with `O_NOFOLLOW | O_EXCL` relative to a folder it
     /// trusts) and closes, and renames if it wants; `name` stands for the
     /// archive in errors. `finish()` renames nothing.
-    public convenience init(fileDescriptor: Int32, name: String, compression: Compression = .none) throws(ArchiveError) {
+    /// `unbuffered`: each header and file's bytes reach the descriptor as
+    /// they are added (the same bytes, in smaller writes), so a member can be
+    /// read back from the file as soon as ``add(path:data:modificationTime:)``
+    /// returns its ``Placement``.
+    public convenience init(fileDescriptor: Int32, name: String, compression: Compression = .none,
+                            unbuffered: Bool = false) throws(ArchiveError) {
         try self.init(path: name, partialPath: nil, compression: compression) { handle, _ throws(ArchiveError) in
+            if unbuffered { try Self.check(archive_write_set_bytes_per_block(handle, 0), handle: handle, path: name) }
             try Self.check(archive_write_open_fd(handle, fileDescriptor), handle: handle, path: name)
         }
     }
@@ -81,10 +87,25 @@ public final class TarWriter {
         if !renamed, let partialPath { unlink(partialPath) }
     }
 
+    /// Where a member went in the tar stream (before compression): the
+    /// offset of its first header byte (a pax record's header, when the
+    /// name needs one) and of its contents, which the padding to 512 bytes follows.
+    public struct Placement: Sendable, Equatable {
+        public let header: Int
+        public let data: Int
+    }
+
     /// Adds a regular file (mode 0644) holding `data`.
-    public func add(path name: String, data: [UInt8], modificationTime: Int64 = 0) throws(ArchiveError) {
+    @discardableResult
+    public func add(path name: String, data: [UInt8], modificationTime: Int64 = 0) throws(ArchiveError) -> Placement {
+        guard !isFinished else { throw .writerFinished(archive: path) }
+        // The previous member's padding first, so the count is where this member's header begins.
+        try check(archive_write_finish_entry(handle))
+        let header = Int(archive_filter_bytes(handle, 0))
         try writeEntry(name: name, type: facepipe_ae_ifreg, permissions: 0o644, size: data.count, modificationTime: modificationTime) { entry in }
+        let start = Int(archive_filter_bytes(handle, 0))
         try writeData(data, name: name)
+        return Placement(header: header, data: start)
     }
 
     /// Adds a regular file (mode 0644) holding `data` under the name's bytes

@@ -360,4 +360,35 @@ struct ExportSampleTests {
             #expect(box[0] + box[2] <= Double(png.image.width) + 0.001 && box[1] + box[3] <= Double(png.image.height) + 0.001)
         }
     }
+
+    /// `export coco` reads the run's manifest and per-image JSON once, as
+    /// the kernel counts the bytes the binary reads (`rchar` of
+    /// `/proc/PID/io`, which adds a reaped child's to the shell that waited
+    /// for it): the JSON, the manifest and run.json once, the input twice
+    /// (hashed, then decoded), and besides them less than twice the JSON's
+    /// bytes (its spool, read back three times, and the loader's reads). It
+    /// read the JSON and the manifest four times (42 MB here, where this
+    /// bound is 38 MB).
+    @Test(.enabled(if: FacepipeProcess.available))
+    func coco_readsEachImagesJSONOnce() async throws {
+        let run = try await SampleRuns.named("faces")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func size(_ url: URL) throws -> Int { try #require(try url.resourceValues(forKeys: [.fileSizeKey]).fileSize) }
+        var json = 0
+        for case let file as URL in FileManager.default.enumerator(at: run.appendingPathComponent("faces"), includingPropertiesForKeys: [.fileSizeKey])!
+            where file.pathExtension == "json" { json += try size(file) }
+        let once = try json + size(run.appendingPathComponent("manifest.csv")) + size(run.appendingPathComponent("run.json"))
+        let input = try size(SampleRuns.archive)
+        let counted = folder.appendingPathComponent("io.txt"), dest = folder.appendingPathComponent("coco")
+        let child = try FacepipeProcess.Child(
+            ["-c", "\"$0\" \"$@\" || exit $?; grep '^rchar:' /proc/$$/io > \(counted.path)", FacepipeProcess.binary.path,
+             "export", "coco", run.path, "--out", dest.path],
+            executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
+        #expect(child.wait() == 0, "\(child.standardError)")
+        let line = try String(contentsOf: counted, encoding: .utf8)
+        let read = try #require(Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(read < once + 2 * input + 2 * json,
+                "read \(read) bytes: per-image JSON \(json), manifest and run.json \(once - json), input \(input)")
+    }
 }

@@ -112,6 +112,23 @@ import Glibc
         #expect(try manifestLines(out) == manifest)
     }
 
+    /// `upright-png` over four PNGs (the third 600×600) into tars of one
+    /// entry each, stopped by a file size limit (`ulimit -f 256`: exit 3)
+    /// while it writes the third tar: its arguments without `--out`, its
+    /// DIR (`folder/out`) and its stderr.
+    static func fullDiskTarRun(in folder: URL) throws -> (arguments: [String], out: URL, stderr: String) {
+        let tar = try PNGTar(sides: [32, 32, 600, 32], in: folder)
+        let input = folder.appendingPathComponent("in.tar")
+        try Data(tar.bytes).write(to: input)
+        let out = folder.appendingPathComponent("out")
+        let arguments = ["run", "upright-png", input.path, "--output-tar", "--output-tar-size", "1", "--quiet"]
+        let limited = try FacepipeProcess.Child(
+            ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path] + arguments + ["--out", out.path],
+            executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
+        #expect(limited.wait() == 3, "stderr: \(limited.standardError)")
+        return (arguments, out, limited.standardError)
+    }
+
     /// A file written past the file size limit stops the run (exit 3): the
     /// tar being written is removed, the finished ones stay, and `--resume`
     /// completes the same tars a run without the limit writes.
@@ -119,17 +136,9 @@ import Glibc
     func aFullDiskKeepsTheFinishedTarsAndResumeCompletesThem() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let tar = try PNGTar(sides: [32, 32, 600, 32], in: folder)
-        let input = folder.appendingPathComponent("in.tar")
-        try Data(tar.bytes).write(to: input)
-        let out = folder.appendingPathComponent("out"), reference = folder.appendingPathComponent("reference")
-        let arguments = ["run", "upright-png", input.path, "--output-tar", "--output-tar-size", "1", "--quiet"]
-        let limited = try FacepipeProcess.Child(
-            ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path] + arguments + ["--out", out.path],
-            executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
-        #expect(limited.wait() == 3, "stderr: \(limited.standardError)")
-        #expect(limited.standardError.contains("outputs/000002.tar.partial") && limited.standardError.contains("File too large"),
-                "\(limited.standardError)")
+        let (arguments, out, stderr) = try Self.fullDiskTarRun(in: folder)
+        let reference = folder.appendingPathComponent("reference")
+        #expect(stderr.contains("outputs/000002.tar.partial") && stderr.contains("File too large"), "\(stderr)")
         let tars = out.appendingPathComponent("outputs")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tars.path).sorted() == ["000000.tar", "000001.tar"])
         #expect(try manifestRows(out).isEmpty)

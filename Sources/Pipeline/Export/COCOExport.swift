@@ -5,12 +5,13 @@
 /// `iscrowd` 0, `keypoints` [x, y, v, …] with v = 2 labelled / 0 absent,
 /// `num_keypoints`, and the detector's `score`), and one `face` category
 /// naming its keypoints and `skeleton`. Written as the images come, in
-/// two passes over them (`images`, then `annotations`), never held whole.
+/// two passes over the export's spool of them (``ExportImageSpool``:
+/// `images`, then `annotations`), never held whole.
 enum COCOExport {
     static let fileName = "annotations.json"
 
     /// Writes the file into `file` and commits it. `images` walks the
-    /// run's images in manifest order; it is called twice.
+    /// run's images in manifest order (from the spool); it is called twice.
     static func write(to file: StreamedExportFile, keypoints set: KeypointSet, paths: ImagePaths, pipeline: String,
                       images: ((ExportImage) throws(ExportError) -> Void) throws(ExportError) -> Void) throws(ExportError) {
         var out = JSONText()

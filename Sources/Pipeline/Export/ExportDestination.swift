@@ -5,9 +5,18 @@ import Foundation
 struct ExportDestination {
     let root: URL
     private let directory: OutputDirectory
+    /// The folders `init` created (DEST and its missing parents), deepest first.
+    private let created: [URL]
 
     init(_ root: URL) throws(ExportError) {
         self.root = root.standardizedFileURL
+        var missing: [URL] = [], folder = self.root
+        var status = stat()
+        while lstat(folder.path, &status) != 0, errno == ENOENT, folder.path != "/" {
+            missing.append(folder)
+            folder = folder.deletingLastPathComponent()
+        }
+        created = missing
         do {
             try FileManager.default.createDirectory(at: self.root, withIntermediateDirectories: true)
             directory = try OutputDirectory(path: self.root.path)
@@ -22,6 +31,18 @@ struct ExportDestination {
         } catch {
             throw .cannotWrite(path: root.appendingPathComponent(relativePath).path, reason: "\(error)")
         }
+    }
+
+    /// Removes the folders `init` created while they are empty (an export
+    /// refused after its first pass leaves no DEST behind).
+    func removeCreatedFolders() {
+        for folder in created { rmdir(folder.path) }
+    }
+
+    /// A new nameless file in DEST (``OutputDirectory/anonymousFile()``),
+    /// gone when the caller, who owns the descriptor, closes it.
+    func anonymousFile() throws(ExportError) -> Int32 {
+        do { return try directory.anonymousFile() } catch { throw .cannotWrite(path: root.path, reason: error.reason) }
     }
 
     /// A file at `relativePath` to fill piece by piece and commit.

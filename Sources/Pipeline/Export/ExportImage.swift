@@ -32,6 +32,19 @@ package struct ExportImage: Sendable {
 
     var key: Key { Key(index: index, frame: frame) }
 
+    init(archive: String, entry: String, index: Int, frame: Int?, width: Int, height: Int, exifOrientation: Int?,
+         facesJSON: String, faces: [ExportFace]) {
+        self.archive = archive
+        self.entry = entry
+        self.index = index
+        self.frame = frame
+        self.width = width
+        self.height = height
+        self.exifOrientation = exifOrientation
+        self.facesJSON = facesJSON
+        self.faces = faces
+    }
+
     init(_ json: FinishedRun.ImageJSON, facesJSON: String, pointGroups: Set<String>) {
         archive = json.archive
         entry = json.entry
@@ -53,6 +66,14 @@ package struct ExportFace: Sendable {
     package var box: (x: Double, y: Double, width: Double, height: Double)
     /// The point groups the export asked for, by name (`mesh`, `left_iris`, `mlkit_landmarks`, `ibug68`, …), pixels.
     package var groups: [String: [(x: Double, y: Double)]]
+
+    init(face: Int, confidence: Double, box: (x: Double, y: Double, width: Double, height: Double),
+         groups: [String: [(x: Double, y: Double)]]) {
+        self.face = face
+        self.confidence = confidence
+        self.box = box
+        self.groups = groups
+    }
 
     /// Nil when the box lies outside the image.
     init?(_ face: FinishedRun.ImageJSON.Face, width: Int, height: Int, pointGroups: Set<String>) {

@@ -17,36 +17,42 @@ package enum Exporter {
         let set = options.effectiveKeypoints
         let run = try FinishedRun(directory: directory)
         let pointGroups = options.format.writesKeypoints ? set.pointGroups : []
-        func eachImage(_ body: (ExportImage) throws(ExportError) -> Void) throws(ExportError) {
-            let images = try run.images(pointGroups: pointGroups)
-            while let image = try images.next() { try body(image) }
-        }
-        // Every image read and checked before anything is written (a pass
-        // over the manifest; the passes that write read it again).
-        var count = 0, faces = 0
-        var archives = Set<String>()
-        try eachImage { (image) throws(ExportError) in
-            // Refuse before writing anything when the run lacks the points.
-            if options.format.writesKeypoints { for face in image.faces { _ = try set.points(of: face, in: image) } }
-            count += 1
-            faces += image.faces.count
-            archives.insert(image.archive)
-        }
         try refuseDestinationInside(run: directory, destination)
-        let paths: ImagePaths
-        if options.referenceOriginals {
-            let originals = OriginalFiles(run: run, destination: destination)
-            try eachImage { (image) throws(ExportError) in _ = try originals.relativePath(of: image) }
-            paths = .originals(originals)
-        } else {
-            try UprightImages.checkReadable(run, archives: archives)
-            paths = .written(root: options.format.imagePathRoot)
-        }
+        let originals = options.referenceOriginals ? OriginalFiles(run: run, destination: destination) : nil
         let dest = try ExportDestination(destination)
+        // The one pass over the manifest and the per-image JSON: every image
+        // checked, and kept in a nameless file in DEST, before anything is
+        // written; a refusal removes the DEST it created, so it leaves none.
+        let spool: ExportImageSpool
+        var faces = 0
+        do throws(ExportError) {
+            spool = try ExportImageSpool(in: dest)
+            var archives = Set<String>()
+            let images = try run.images(pointGroups: pointGroups)
+            while let image = try images.next() {
+                if options.format.writesKeypoints { for face in image.faces { _ = try set.points(of: face, in: image) } }
+                _ = try originals?.relativePath(of: image)
+                faces += image.faces.count
+                archives.insert(image.archive)
+                try spool.append(image)
+            }
+            if originals == nil { try UprightImages.checkReadable(run, archives: archives) }
+            try spool.rewind()
+        } catch {
+            dest.removeCreatedFolders()
+            throw error
+        }
+        let count = spool.count
+        let paths: ImagePaths = originals.map { .originals($0) } ?? .written(root: options.format.imagePathRoot)
+        /// The images again, from the spool.
+        func eachImage(_ body: (ExportImage) throws(ExportError) -> Void) throws(ExportError) {
+            try spool.rewind()
+            while let image = try spool.next() { try body(image) }
+        }
         var files = 0
 
-        if !options.referenceOriginals, options.format != .webdataset {
-            try UprightImages.forEach(of: run, try run.images(pointGroups: pointGroups)) { (image, png) throws(ExportError) in
+        if originals == nil, options.format != .webdataset {
+            try UprightImages.forEach(of: run, spool) { (image, png) throws(ExportError) in
                 try dest.write(png, to: ImagePaths.writtenFile(of: image))
             }
             files += count
@@ -54,7 +60,7 @@ package enum Exporter {
         switch options.format {
         case .webdataset:
             var shards = WebDatasetExport(destination: dest.root, keypoints: set, shardSize: options.shardSize)
-            try UprightImages.forEach(of: run, try run.images(pointGroups: pointGroups)) { (image, png) throws(ExportError) in
+            try UprightImages.forEach(of: run, spool) { (image, png) throws(ExportError) in
                 try shards.add(image, png: png)
             }
             try shards.finish()

@@ -7,8 +7,8 @@ import Foundation
 /// manifest gives cannot lead outside the folder or through a link. The
 /// images are walked one at a time (``images(pointGroups:)``: the manifest
 /// row by row, each image's JSON when its rows end), never all held, so an
-/// export takes the same memory for any number of images; each pass reads
-/// the manifest again.
+/// export takes the same memory for any number of images. The export walks
+/// them once (``ExportImageSpool`` keeps what its later passes need).
 package struct FinishedRun: Sendable {
     /// An input as run.json records it: the manifest's name, the path as
     /// given to `facepipe run`, the SHA-256 of its bytes and their count.

@@ -19,8 +19,9 @@ enum UprightImages {
     /// bytes. The manifest lists an input's entries in the order its source
     /// gives them, so each input is read alongside them: the next image
     /// wanted is the only one held.
-    static func forEach(of run: FinishedRun, _ images: FinishedRun.Images,
+    static func forEach(of run: FinishedRun, _ images: ExportImageSpool,
                         _ body: (ExportImage, [UInt8]) throws(ExportError) -> Void) throws(ExportError) {
+        try images.rewind()
         var wanted = try images.next()
         let decoder = ImageDecoder()
         func order(_ key: ExportImage.Key) -> (Int, Int) { (key.index, key.frame ?? -1) }

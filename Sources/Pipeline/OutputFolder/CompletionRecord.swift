@@ -4,7 +4,8 @@
 /// an entry only when the record is intact, stands for exactly this entry
 /// (``Identity``: input number and name, entry name, index and content,
 /// pipeline fingerprint, output options) and every output it names is
-/// still there with its recorded size and SHA-256.
+/// still there with its recorded size and SHA-256 (a file under DIR, or a
+/// member of a finished tar: ``TarMember``).
 package struct CompletionRecord: Codable, Sendable, Equatable {
     /// The inputs the record stands for.
     package struct Identity: Codable, Sendable, Equatable {
@@ -20,11 +21,13 @@ package struct CompletionRecord: Codable, Sendable, Equatable {
         package var frame: Int? = nil
     }
 
-    /// An output file (relative to DIR) as it was written.
+    /// An output file (relative to DIR, or inside an `--output-tar` tar) as it was written.
     package struct Output: Codable, Sendable, Equatable {
         package var path: String
         package var bytes: Int
         package var sha256: String
+        /// Where in which tar, with `--output-tar`; nil (and not in the coded form) for a file under DIR.
+        package var member: TarMember? = nil
     }
 
     package var identity: Identity

@@ -6,6 +6,11 @@ final class CompletionStore {
 
     private let root: OutputDirectory
     private let pack: RecordPack
+    /// `--output-tar`'s finished tars, where records name their members.
+    private let tars: FinishedTars
+    /// One line for each finished tar found damaged (its entries are redone).
+    private(set) var notes: [String] = []
+    private var notedTars: Set<Int> = []
     /// Records that failed their checksum or checks (recomputed).
     private(set) var damaged = 0
     /// Intact records whose outputs were missing or changed (redone).
@@ -28,6 +33,7 @@ final class CompletionStore {
         self.root = root
         if !keep { try root.removeItem(Self.folder) }
         pack = try RecordPack(folder: root.folder(Self.folder))
+        tars = FinishedTars(root: root)
         if !pack.legacyNames.isEmpty { throw EarlierLayout(path: root.path + "/" + Self.folder) }
     }
 
@@ -54,11 +60,28 @@ final class CompletionStore {
         }
         // Another pipeline, other options or another entry: not damage, just not this entry's.
         guard record.identity == identity else { return nil }
-        for output in record.outputs where root.digest(of: output.path) != .init(bytes: output.bytes, sha256: output.sha256) {
+        for output in record.outputs where !isIntact(output) {
             outputsChanged += 1
             return nil
         }
         return record
+    }
+
+    /// Whether `output` is there as it was written: a file under DIR, or a
+    /// member of a finished tar (a damaged tar is noted once).
+    private func isIntact(_ output: CompletionRecord.Output) -> Bool {
+        guard let member = output.member else {
+            return root.digest(of: output.path) == .init(bytes: output.bytes, sha256: output.sha256)
+        }
+        switch tars.check(output) {
+        case .intact: return true
+        case .missing: return false
+        case .damaged(let reason):
+            if notedTars.insert(member.shard).inserted {
+                notes.append("\(FinishedTars.path(member.shard)): \(reason); each entry whose member differs is done again and the tar is written anew")
+            }
+            return false
+        }
     }
 
     func store(_ record: CompletionRecord) throws {

@@ -176,8 +176,8 @@ final class OrderedWriter: EntryWriter {
                 imagePath = shards.path(ofInput: item.archiveNumber)
             } else if let image = rendered.image {
                 imagePath = try imageName("images/\(stem)", rendered.imageExtension)
-                try sink.write(image, to: imagePath)
-                outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image)))
+                let member = try sink.write(image, to: imagePath)
+                outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image), member: member))
             }
             if try writeCrops(of: &rendered.record, under: "crops/\(stem)", outputs: &outputs),
                rendered.faceJSON != nil {
@@ -185,8 +185,8 @@ final class OrderedWriter: EntryWriter {
             }
             if let json = rendered.faceJSON {
                 jsonPath = "faces/\(stem).json"
-                try sink.write(json, to: jsonPath)
-                outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json)))
+                let member = try sink.write(json, to: jsonPath)
+                outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json), member: member))
             }
             rows = Manifest.rows(for: rendered.record, output: imagePath, facesJSON: jsonPath)
             summary.cacheHits += cacheHits
@@ -216,6 +216,11 @@ final class OrderedWriter: EntryWriter {
                                    index: index, contentHash: contentHash, frame: item.frame),
                 rows: rows, outputs: [], counts: counts))
         case .resumed(let record):
+            // Its files stay where they are; an output tar counts them in its current tar (or adds them again).
+            if !record.counts.failed { try sink.beginEntry() }
+            var moved = record
+            moved.outputs = try record.outputs.map { try sink.resume($0) }
+            if moved != record { try completions.store(moved) }
             summary.resumedEntries += 1
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
             for pass in passes { pass.apply(to: &replay) }
@@ -254,8 +259,8 @@ final class OrderedWriter: EntryWriter {
             for j in record.faces[i].crops.indices {
                 let crop = record.faces[i].crops[j]
                 let cropPath = "\(folder)/\(crop.fileName(face: record.faces[i].face))"
-                try sink.write(crop.png, to: cropPath)
-                outputs.append(.init(path: cropPath, bytes: crop.png.count, sha256: sha256Hex(crop.png)))
+                let member = try sink.write(crop.png, to: cropPath)
+                outputs.append(.init(path: cropPath, bytes: crop.png.count, sha256: sha256Hex(crop.png), member: member))
                 record.faces[i].crops[j].path = cropPath
                 record.faces[i].crops[j].png = []
                 wrote = true

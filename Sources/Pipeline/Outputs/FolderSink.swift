@@ -10,8 +10,11 @@ final class FolderSink: OutputSink {
         self.directory = directory
     }
 
-    func write(_ bytes: [UInt8], to relativePath: String) throws {
+    /// A file under its path; nil: it is in no tar.
+    @discardableResult
+    func write(_ bytes: [UInt8], to relativePath: String) throws -> TarMember? {
         try bytes.withUnsafeBytes { try directory.write($0, to: relativePath) }
+        return nil
     }
 
     func finish() throws {}

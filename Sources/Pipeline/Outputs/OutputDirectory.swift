@@ -185,13 +185,19 @@ final class OutputDirectory: @unchecked Sendable {
     /// (or below one), or not a regular file. Used by ``contents(of:limit:)``
     /// and `OutputDirectory+Records.swift`.
     func withRegularFile<T>(_ relativePath: String, _ body: (Int32, Int) -> T) -> T? {
+        regularFile(relativePath).map { body($0.descriptor, Int($0.size)) }
+    }
+
+    /// The regular file at `relativePath` below this folder, open for
+    /// reading; nil when the path is unsafe, missing, a link (or below
+    /// one), or not a regular file.
+    func regularFile(_ relativePath: String) -> RegularFile? {
         guard var components = try? Self.components(of: relativePath, in: path) else { return nil }
         let name = components.removeLast()
         guard let parent = (try? openFolder(components, relativePath: relativePath, create: false)) ?? nil else { return nil }
         defer { if parent != descriptor { close(parent) } }
         // RegularFile: no link, and O_NONBLOCK so a FIFO planted at the name cannot block the run.
-        guard let file = try? RegularFile(name, in: parent) else { return nil }
-        return body(file.descriptor, Int(file.size))
+        return try? RegularFile(name, in: parent, shownAs: path + "/" + relativePath)
     }
 
     /// The folder `relativePath` below this one when it exists, reached

@@ -103,10 +103,18 @@ struct PackIndex {
     /// `folder`, renamed over this one.
     func grown(in folder: OutputDirectory) throws -> PackIndex {
         let temporary = OutputDirectory.temporaryName(for: Self.name)
-        var grown = try PackIndex.create(in: PackFile(temporary, in: folder), name: temporary, capacity: capacity * 2)
-        try forEach { key, location in _ = try grown.insert(key, at: location) }
+        let grown = try grown(into: PackFile(temporary, in: folder))
         try folder.rename(temporary, to: name)
-        return PackIndex(file: grown.file, name: name, capacity: grown.capacity, count: grown.count)
+        return grown
+    }
+
+    /// This table's slots copied into `file` (emptied first), a table of
+    /// twice the capacity under this one's name: a nameless file
+    /// (``ClaimedNames``) takes the place of this one as it is.
+    func grown(into file: PackFile) throws -> PackIndex {
+        var grown = try PackIndex.create(in: file, name: name, capacity: capacity * 2)
+        try forEach { key, location in _ = try grown.insert(key, at: location) }
+        return grown
     }
 
     /// Calls `body` with every occupied slot's key prefix and location, in slot order.

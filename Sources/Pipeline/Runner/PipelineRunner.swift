@@ -44,8 +44,8 @@ public enum PipelineRunner {
             for name in ["images", "faces", "crops", RedactedTars.folderName, ".cache"] {
                 try directory.removeTemporaryFiles(below: name)
             }
-            // An output tar's completion records name files inside tars, which a resumed run writes again (`TarSink`).
-            completions = try CompletionStore(root: directory, keep: configuration.resume && !configuration.outputTar)
+            // With an output tar, records name members of finished tars (`TarMember`), which `TarSink` keeps.
+            completions = try CompletionStore(root: directory, keep: configuration.resume)
             cache = try StageCache(root: directory)
             let sink: any OutputSink = configuration.outputTar
                 ? try TarSink(directory: directory, shardBytes: configuration.outputTarBytes, keepIdentical: configuration.resume)
@@ -84,6 +84,7 @@ public enum PipelineRunner {
         }
         summary.damagedRecords = cache.damaged + completions.damaged
         summary.redoneEntries = completions.outputsChanged
+        summary.notes += completions.notes
         let record = RunRecord(toolVersion: toolVersion, plan: plan, steps: steps, inputs: scheduled.inputs,
                                configuration: configuration, summary: summary,
                                started: started, finished: Date())
