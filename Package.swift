@@ -109,7 +109,7 @@ let package = Package(
 
         // MARK: Faces and pipelines
         .target(name: "FaceAnalysis", dependencies: [
-            "ImageCore", "Inference", "CCPUFeatures",
+            "ImageCore", "Inference", "TFLite", "CCPUFeatures",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
