@@ -84,15 +84,8 @@ extension FaceAnalyzer {
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
         var levelImage = image
-        trace?.reset()
-        trace?.plan = plan
-        var clock = trace.map { _ in DetectionTrace.threadNanoseconds() } ?? 0
-        func lap() -> UInt64 {
-            guard trace != nil else { return 0 }
-            let now = DetectionTrace.threadNanoseconds()
-            defer { clock = now }
-            return now - clock
-        }
+        let observer = searchObserver
+        observer?.began(plan)
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
                 do {
@@ -102,18 +95,18 @@ extension FaceAnalyzer {
                     throw .imageUnsearchable(width: image.width, height: image.height,
                                              reason: "its \(level.width)×\(level.height) detection level: \(error)")
                 }
-                trace?.levelImageNanoseconds += lap()
+                observer?.madeLevelImage()
             }
             for canvas in plan.canvases where canvas.level == levelIndex {
                 guard levelImage.hasBlockContrast(x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
                                                   block: DetectionRegionPlan.contrastBlock, deviation: DetectionRegionPlan.minimumCanvasContrast) else {
-                    trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: [], skipped: true))
+                    observer?.ranCanvas(canvas, kept: [], skipped: true)
                     continue
                 }
                 var lowScores: (floor: Float, receive: (Int, NormalizedDetection) -> Void)?
-                if let trace, let floor = trace.lowScoreFloor {
+                if let observer, let floor = observer.lowScoreFloor {
                     lowScores = (floor, { stride, detection in
-                        trace.lowScores.append(.init(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas)))
+                        observer.lowScore(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas))
                     })
                 }
                 let decoded = try canvasDetector(canvasFamily ?? sizing, options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
@@ -123,7 +116,7 @@ extension FaceAnalyzer {
                         && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels
                 }.map { plan.toImage($0, of: canvas) }
                 found += kept
-                trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: kept, skipped: false))
+                observer?.ranCanvas(canvas, kept: kept, skipped: false)
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
@@ -131,7 +124,7 @@ extension FaceAnalyzer {
                                                  minScore: frameMinScore) {
                     found.append(plan.toImage(detection, of: region))
                 }
-                trace?.wholeFrameNanoseconds += lap()
+                observer?.ranWholeFrame()
             }
         }
         if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
@@ -160,13 +153,7 @@ extension FaceAnalyzer {
 
     /// Weighted NMS over detections from several regions, in pixels.
     static func mergeAcrossRegions(_ faces: [FaceDetection]) -> [FaceDetection] {
-        let normalized = faces.map { face in
-            var c = SIMD16<Float>()
-            c[0] = face.box.x; c[1] = face.box.y; c[2] = face.box.x + face.box.width; c[3] = face.box.y + face.box.height
-            for (k, p) in face.keypoints.prefix(6).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
-            return NormalizedDetection(coordinates: c, score: face.score)
-        }
-        return NonMaximumSuppression.weighted(normalized).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
+        NonMaximumSuppression.weighted(faces.map(NormalizedDetection.init(pixels:))).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
     }
 }
 

@@ -15,8 +15,8 @@ public final class FaceAnalyzer {
     var tiledDetectors: [SearchPass: YuNetDetector] = [:]
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
-    /// When set, `detect` records where its CPU went (probes only).
-    package var trace: DetectionTrace?
+    /// When set, a canvas-pyramid search reports what it does (probes only).
+    package var searchObserver: (any PyramidSearchObserver)?
 
     public init(models: FaceModels) {
         self.models = models

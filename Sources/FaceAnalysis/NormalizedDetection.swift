@@ -19,4 +19,13 @@ package struct NormalizedDetection: Sendable, Equatable {
     package var ymax: Float { coordinates[3] }
     package var width: Float { coordinates[2] - coordinates[0] }
     package var height: Float { coordinates[3] - coordinates[1] }
+
+    /// A face in picture pixels, as a merge across regions reads it: the
+    /// box's corners (origin, origin + size) and its keypoints (up to six).
+    package init(pixels face: FaceDetection) {
+        var c = SIMD16<Float>()
+        c[0] = face.box.x; c[1] = face.box.y; c[2] = face.box.x + face.box.width; c[3] = face.box.y + face.box.height
+        for (k, p) in face.keypoints.prefix(6).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
+        self.init(coordinates: c, score: face.score)
+    }
 }

@@ -83,13 +83,7 @@ package enum YuNetDecoder {
     /// The same greedy NMS, without limits, over faces of several regions
     /// (tiles and levels of a `YuNetSearchPlan`), in the order given for equal scores.
     static func suppress(_ faces: [FaceDetection]) -> [FaceDetection] {
-        let candidates = faces.map { d in
-            var c = SIMD16<Float>()
-            c[0] = d.box.x; c[1] = d.box.y; c[2] = d.box.x + d.box.width; c[3] = d.box.y + d.box.height
-            for (k, p) in d.keypoints.prefix(5).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
-            return NormalizedDetection(coordinates: c, score: d.score)
-        }
-        return NonMaximumSuppression.greedy(candidates, overlapThreshold: overlapThreshold).map(face)
+        NonMaximumSuppression.greedy(faces.map(NormalizedDetection.init(pixels:)), overlapThreshold: overlapThreshold).map(face)
     }
 
     /// A decoded candidate in pixels as a face found by YuNet-s (five keypoints).

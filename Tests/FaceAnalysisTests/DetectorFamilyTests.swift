@@ -54,7 +54,7 @@ struct DetectorFamilyTests {
 
     /// The back-camera family finds the faces the short-range one finds on
     /// the whole frame, through the same `detect`.
-    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: ["astronaut.png", "lenna.png"])
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: ["astronaut.png", "lenna.png", "takeo.png"])
     func theAddedFamilyRunsThroughTheSameMachinery(_ photo: String) throws {
         let image = try FaceTestSupport.photo(photo)
         let analyzer = try FaceTestSupport.analyzer()
