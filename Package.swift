@@ -105,11 +105,12 @@ let package = Package(
         .target(name: "CInt8Convolution"),
         // memfd_create, which Swift's Glibc module does not import (row rings).
         .target(name: "CMemoryFile"),
-        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures", "CInt8Convolution", "CMemoryFile"], swiftSettings: simdSwift),
+        .target(name: "Inference", dependencies: ["TFLite", "InferenceWide", "CCPUFeatures", "CInt8Convolution", "CMemoryFile"],
+                swiftSettings: simdSwift + (benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : [])),
 
         // MARK: Faces and pipelines
         .target(name: "FaceAnalysis", dependencies: [
-            "ImageCore", "Inference", "CCPUFeatures",
+            "ImageCore", "Inference", "TFLite", "CCPUFeatures",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: simdSwift),
         .target(name: "Pipeline", dependencies: [
@@ -180,7 +181,7 @@ if fuzzing {
 if benchmarks {
     // Print, never assert; in this package for `package` APIs.
     package.targets.append(.executableTarget(name: "facepipe-probes", dependencies: [
-        "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO", "Inference",
+        "FaceAnalysis", "ImageCodecs", "ImageCore", "ArchiveIO", "Inference", "_TestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ], path: "benchmarks/probes", swiftSettings: simdSwift))
 }

@@ -1,7 +1,7 @@
 import ImageCore
 import Inference
 
-/// The detector run on accurate mode's canvases (`DetectorConfiguration.canvas`):
+/// The detector run on a pyramid's canvases (a family's `DetectorFamily.Search.canvasPyramid`):
 /// a canvas spans its level's whole height, so the model, planned at the
 /// canvas's size (sharing the packed weights, see `Model.resized`), runs
 /// on it a band of rows at a time (`RowStreamingInterpreter`) and each

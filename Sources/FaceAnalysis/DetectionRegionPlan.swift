@@ -6,7 +6,7 @@ import ImageCore
 /// canvases for faces too small for the whole frame.
 ///
 /// Faces too small for the whole frame are found on an image pyramid by the
-/// **short-range** detector (`DetectorConfiguration.canvas`): on real faces
+/// **short-range** detector (`DetectorFamily.blazeFaceShortRange`): on real faces
 /// pasted at known sizes on photo backgrounds it finds 22/24 faces of 28 px
 /// at 1:1, as often as the full-range model finds 40-px faces in its 192-px
 /// input, at about 0.6× the cost per input pixel (`facepipe model bench`:
@@ -110,7 +110,7 @@ package struct DetectionRegionPlan: Sendable, Equatable {
     package static let smallestFacePixels: Float = 26
     /// Canvas sides are multiples of this: the canvas detector's total
     /// stride (short range: its deepest map is 8×8 at 128).
-    package static let canvasGranularity = DetectorConfiguration.canvas.totalStride
+    package static let canvasGranularity = DetectorConfiguration.shortRange.totalStride
     /// The widest canvas: the streamed detector's row buffers grow with
     /// the width (16.0 MB at 1056 px in bands of 32 rows; the whole
     /// 384×384 canvas took 13.6 MB before), while neighbouring

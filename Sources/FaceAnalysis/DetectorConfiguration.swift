@@ -1,6 +1,6 @@
 /// How one BlazeFace model's outputs are laid out: input size, SSD anchor
-/// strides and anchors per cell. The layouts of the three detectors are in
-/// the model catalogue (``FaceModel``).
+/// strides and anchors per cell. The layouts of the three detectors are
+/// below; their families' rows (``DetectorFamily/all``) name them.
 package struct DetectorConfiguration: Sendable, Hashable {
     package var model: FaceModel
     package var strides: [Int]
@@ -11,12 +11,6 @@ package struct DetectorConfiguration: Sendable, Hashable {
     /// a canvas of any other size must be a multiple of it, so every
     /// upsampled branch lines up with its shortcut.
     package var totalStride: Int
-
-    /// The detector pyramid mode runs on its canvases: short range. Its
-    /// 128-px training frames hold faces of 20–75 % of the frame, i.e. the
-    /// 28–56 px faces a pyramid level serves sit in its range, and it costs
-    /// about 0.6× the full-range model per input pixel (measured: DetectionRegionPlan).
-    package static let canvas = DetectorConfiguration.shortRange
 
     package init(model: FaceModel, strides: [Int], anchorsPerCell: [Int], totalStride: Int) {
         self.model = model
@@ -29,16 +23,6 @@ package struct DetectorConfiguration: Sendable, Hashable {
     package var modelFile: String { model.fileName }
     /// Side of the square input the model declares.
     package var inputSize: Int { model.inputSide }
-
-    /// The BlazeFace model a mode runs on the whole frame (`.yunet`, which
-    /// runs no BlazeFace model, gives short range: its whole frame is never run).
-    package static func forMode(_ mode: DetectorMode) -> DetectorConfiguration {
-        switch mode {
-        case .fast, .yunet: .shortRange
-        case .accurate, .pyramid: .fullRange
-        case .sparse: .fullRangeSparse
-        }
-    }
 
     /// Anchor centres, normalized 0…1, in the order the model emits them:
     /// stride level, row, column, repeat.
@@ -67,4 +51,15 @@ package struct DetectorConfiguration: Sendable, Hashable {
             return total + cells * cells * level.1
         }
     }
+}
+
+// MARK: - The layouts of MediaPipe's detectors
+
+extension DetectorConfiguration {
+    package static let shortRange = DetectorConfiguration(
+        model: .shortRangeDetector, strides: [8, 16], anchorsPerCell: [2, 6], totalStride: 16)
+    package static let fullRange = DetectorConfiguration(
+        model: .fullRangeDetector, strides: [4], anchorsPerCell: [1], totalStride: 32)
+    package static let fullRangeSparse = DetectorConfiguration(
+        model: .fullRangeSparseDetector, strides: [4], anchorsPerCell: [1], totalStride: 32)
 }

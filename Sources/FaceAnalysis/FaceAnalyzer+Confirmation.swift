@@ -9,9 +9,9 @@ extension FaceAnalyzer {
     /// its `levels` (smaller copies, finest first) on which it still spans
     /// the model's input, so a large face costs no more than a small one;
     /// the whole frame from the last.
-    func confirmWithBlazeFace(_ candidates: [FaceDetection], in image: RGBImage,
-                              levels: [RGBImage]) throws(FaceAnalysisError) -> [FaceDetection] {
-        let (runner, decoder) = try detector(.fast)
+    func confirm(_ candidates: [FaceDetection], with family: DetectorFamily, in image: RGBImage,
+                 levels: [RGBImage]) throws(FaceAnalysisError) -> [FaceDetection] {
+        let (runner, decoder) = try wholeFrameDetector(family)
         let size = decoder.configuration.inputSize
         let pictures = [image] + levels
         /// BlazeFace's faces in `square` (picture pixels) read from `pictures[index]`, in picture pixels.

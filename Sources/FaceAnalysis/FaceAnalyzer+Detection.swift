@@ -22,26 +22,32 @@ extension FaceAnalyzer {
     /// `detect` with canvases optional (`false`: the whole frame only, as
     /// MediaPipe runs it; used by the parity tests and benchmarks).
     package func detect(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
+        try detect(in: image, composition: options.composition, options: options, allowTiling: allowTiling)
+    }
+
+    /// `detect` running `composition` (any families, ``DetectorMode``'s or
+    /// others); `options.mode` and `options.unconfirmed` are not read.
+    package func detect(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
+                        allowTiling: Bool = true) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
+        try composition.validate()
         guard image.width > 0, image.height > 0 else { return [] }
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         let found: [FaceDetection]
-        switch options.mode {
-        case .yunet:
-            found = try searchWithYuNet(in: image, options: options, minimumScore: minScore).faces
-        case .accurate:
-            let (candidates, levels) = try searchWithYuNet(in: image, options: options, minimumScore: BlazeFaceConfirmation.candidateMinScore)
-            var blazeFace = try confirmWithBlazeFace(candidates, in: image, levels: levels)
-            if options.unconfirmed == .all {
-                // Recall first (redaction): BlazeFace also searches every pixel, for the faces YuNet does not see at all.
-                var pyramid = options
-                pyramid.mode = .pyramid
-                blazeFace = Self.mergeAcrossRegions(blazeFace + (try detectWithBlazeFace(in: image, options: pyramid, allowTiling: allowTiling)))
+        if let confirmation = composition.confirmation, case let .tiledLevels(searching) = composition.search {
+            let (candidates, levels) = try searchTiles(with: searching, in: image, options: options,
+                                                       minimumScore: BlazeFaceConfirmation.candidateMinScore)
+            var confirming = try confirm(candidates, with: confirmation.family, in: image, levels: levels)
+            if let recall = confirmation.recall {
+                // Recall first (redaction): the confirming side also searches every pixel, for the faces the searching family does not see at all.
+                confirming = Self.mergeAcrossRegions(confirming + (try search(recall, in: image, options: options, allowTiling: allowTiling)))
             }
-            found = DetectorFusion.merge(yunet: candidates, blazeFace: blazeFace,
-                                         unconfirmed: options.unconfirmed).filter { $0.score >= minScore }
-        case .fast, .pyramid, .sparse:
-            found = try detectWithBlazeFace(in: image, options: options, allowTiling: allowTiling)
+            found = DetectorFusion.merge(yunet: candidates, blazeFace: confirming,
+                                         unconfirmed: confirmation.unconfirmed).filter { $0.score >= minScore }
+        } else if case let .tiledLevels(family) = composition.search {
+            found = try searchTiles(with: family, in: image, options: options, minimumScore: minScore).faces
+        } else {
+            found = try search(composition.search, in: image, options: options, allowTiling: allowTiling)
         }
         let minSize = options.minFaceSize.pixels(imageWidth: image.width)
         return found
@@ -53,31 +59,33 @@ extension FaceAnalyzer {
             }
     }
 
-    /// BlazeFace's faces in `.fast`, `.pyramid` or `.sparse` mode, unsorted,
-    /// with `TurnedFaceBox`'s boxes and scores of at least `minScore`.
-    func detectWithBlazeFace(in image: RGBImage, options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
-        let (runner, decoder) = try detector(options.mode)
+    /// An anchor family's faces over a whole-frame or canvas-pyramid
+    /// search (`.fast`, `.pyramid`, `.sparse` modes), unsorted, with
+    /// `TurnedFaceBox`'s boxes and scores of at least `minScore`.
+    func search(_ search: DetectorComposition.Search, in image: RGBImage, options: FaceDetectionOptions,
+                allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
+        let sizing: DetectorFamily, canvasFamily: DetectorFamily?
+        switch search {
+        case let .wholeFrame(family): (sizing, canvasFamily) = (family, nil)
+        case let .canvasPyramid(canvases, smallPictures): (sizing, canvasFamily) = (smallPictures, canvases)
+        case .tiledLevels: throw .invalidOption("a tiled search has no whole frame")
+        }
+        let (runner, decoder) = try wholeFrameDetector(sizing)
         let inputSize = decoder.configuration.inputSize
         let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
-                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && options.mode == .pyramid)
+                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && canvasFamily != nil)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
-        // With a pyramid, the whole frame runs the canvases' short-range model
+        // With a pyramid, the whole frame runs the canvases' model
         // (large faces; the levels cover the small ones) under the canvas score floor.
-        let (frameRunner, frameDecoder) = plan.canvases.isEmpty ? (runner, decoder) : try detector(.fast)
+        var (frameRunner, frameDecoder) = (runner, decoder)
+        if let canvasFamily, !plan.canvases.isEmpty { (frameRunner, frameDecoder) = try wholeFrameDetector(canvasFamily) }
         let frameMinScore = plan.canvases.isEmpty ? minScore : max(minScore, DetectionRegionPlan.canvasMinScore)
         // Level by level, finest first, each level image made from the one before:
         // only the current level image and its parent are alive at a time.
         var found: [FaceDetection] = []
         var levelImage = image
-        trace?.reset()
-        trace?.plan = plan
-        var clock = trace.map { _ in DetectionTrace.threadNanoseconds() } ?? 0
-        func lap() -> UInt64 {
-            guard trace != nil else { return 0 }
-            let now = DetectionTrace.threadNanoseconds()
-            defer { clock = now }
-            return now - clock
-        }
+        let observer = searchObserver
+        observer?.began(plan)
         for (levelIndex, level) in plan.levels.enumerated() {
             if levelIndex > 0 {
                 do {
@@ -87,28 +95,28 @@ extension FaceAnalyzer {
                     throw .imageUnsearchable(width: image.width, height: image.height,
                                              reason: "its \(level.width)×\(level.height) detection level: \(error)")
                 }
-                trace?.levelImageNanoseconds += lap()
+                observer?.madeLevelImage()
             }
             for canvas in plan.canvases where canvas.level == levelIndex {
                 guard levelImage.hasBlockContrast(x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
                                                   block: DetectionRegionPlan.contrastBlock, deviation: DetectionRegionPlan.minimumCanvasContrast) else {
-                    trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: [], skipped: true))
+                    observer?.ranCanvas(canvas, kept: [], skipped: true)
                     continue
                 }
                 var lowScores: (floor: Float, receive: (Int, NormalizedDetection) -> Void)?
-                if let trace, let floor = trace.lowScoreFloor {
+                if let observer, let floor = observer.lowScoreFloor {
                     lowScores = (floor, { stride, detection in
-                        trace.lowScores.append(.init(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas)))
+                        observer.lowScore(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas))
                     })
                 }
-                let decoded = try canvasDetector(options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
+                let decoded = try canvasDetector(canvasFamily ?? sizing, options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
                                                           minScore: max(minScore, DetectionRegionPlan.canvasMinScore), lowScores: lowScores)
-                let kept = WeightedNonMaximumSuppression.apply(decoded).filter { detection in
+                let kept = NonMaximumSuppression.weighted(decoded).filter { detection in
                     !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
                         && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels
                 }.map { plan.toImage($0, of: canvas) }
                 found += kept
-                trace?.canvasRuns.append(.init(canvas: canvas, nanoseconds: lap(), detections: kept, skipped: false))
+                observer?.ranCanvas(canvas, kept: kept, skipped: false)
             }
             if plan.wholeFrame.level == levelIndex {
                 let region = plan.wholeFrame
@@ -116,7 +124,7 @@ extension FaceAnalyzer {
                                                  minScore: frameMinScore) {
                     found.append(plan.toImage(detection, of: region))
                 }
-                trace?.wholeFrameNanoseconds += lap()
+                observer?.ranWholeFrame()
             }
         }
         if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
@@ -140,18 +148,12 @@ extension FaceAnalyzer {
                 try decoder.decode(regressors: regressors, classificators: scores, minScore: minScore)
             }
         }
-        return WeightedNonMaximumSuppression.apply(decoded)
+        return NonMaximumSuppression.weighted(decoded)
     }
 
     /// Weighted NMS over detections from several regions, in pixels.
     static func mergeAcrossRegions(_ faces: [FaceDetection]) -> [FaceDetection] {
-        let normalized = faces.map { face in
-            var c = SIMD16<Float>()
-            c[0] = face.box.x; c[1] = face.box.y; c[2] = face.box.x + face.box.width; c[3] = face.box.y + face.box.height
-            for (k, p) in face.keypoints.prefix(6).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
-            return NormalizedDetection(coordinates: c, score: face.score)
-        }
-        return WeightedNonMaximumSuppression.apply(normalized).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
+        NonMaximumSuppression.weighted(faces.map(NormalizedDetection.init(pixels:))).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
     }
 }
 

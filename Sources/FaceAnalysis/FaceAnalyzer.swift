@@ -9,33 +9,52 @@ import Inference
 /// All coordinates are upright-image pixels, origin top-left, x right, y down.
 public final class FaceAnalyzer {
     public let models: FaceModels
-    var detectors: [DetectorMode: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
-    var canvasDetectors: [DetectorArithmetic: CanvasDetector] = [:]
+    /// Each detector family's runs, made on first use from the shared models.
+    var wholeFrameDetectors: [DetectorFamily: (runner: ModelRunner, decoder: DetectionDecoder)] = [:]
+    var canvasDetectors: [SearchPass: CanvasDetector] = [:]
+    var tiledDetectors: [SearchPass: YuNetDetector] = [:]
     var meshRunner: ModelRunner?
     var irisRunner: ModelRunner?
-    var yunetDetectors: [DetectorArithmetic: YuNetDetector] = [:]
-    /// When set, `detect` records where its CPU went (probes only).
-    package var trace: DetectionTrace?
+    /// When set, a canvas-pyramid search reports what it does (probes only).
+    package var searchObserver: (any PyramidSearchObserver)?
 
     public init(models: FaceModels) {
         self.models = models
     }
 
-    func detector(_ mode: DetectorMode) throws(FaceAnalysisError) -> (runner: ModelRunner, decoder: DetectionDecoder) {
-        if let existing = detectors[mode] { return existing }
-        let configuration = DetectorConfiguration.forMode(mode)
-        let made = (try ModelRunner(model: try models.detector(mode), name: configuration.modelFile),
-                    DetectionDecoder(configuration: configuration))
-        detectors[mode] = made
+    /// A family's search pass in one arithmetic: the key of its detectors.
+    struct SearchPass: Hashable {
+        var family: DetectorFamily
+        var arithmetic: DetectorArithmetic
+    }
+
+    /// `family` (anchors) on a whole square input.
+    func wholeFrameDetector(_ family: DetectorFamily) throws(FaceAnalysisError) -> (runner: ModelRunner, decoder: DetectionDecoder) {
+        if let existing = wholeFrameDetectors[family] { return existing }
+        guard let layout = family.anchorLayout else { throw .invalidOption("detector family \(family) has no anchor layout") }
+        let made = (try ModelRunner(model: try models.model(family.model), name: family.model.fileName),
+                    DetectionDecoder(configuration: layout))
+        wholeFrameDetectors[family] = made
         return made
     }
 
-    /// The detector for canvases of any size (accurate mode's pyramid) in `arithmetic`.
-    func canvasDetector(_ arithmetic: DetectorArithmetic) throws(FaceAnalysisError) -> CanvasDetector {
-        if let existing = canvasDetectors[arithmetic] { return existing }
-        let made = CanvasDetector(model: try models.model(DetectorConfiguration.canvas.model), configuration: .canvas,
-                                  arithmetic: arithmetic)
-        canvasDetectors[arithmetic] = made
+    /// `family` (anchors) on canvases of any size (a pyramid's) in `arithmetic`.
+    func canvasDetector(_ family: DetectorFamily, _ arithmetic: DetectorArithmetic) throws(FaceAnalysisError) -> CanvasDetector {
+        let pass = SearchPass(family: family, arithmetic: arithmetic)
+        if let existing = canvasDetectors[pass] { return existing }
+        guard let layout = family.anchorLayout else { throw .invalidOption("detector family \(family) has no anchor layout") }
+        let made = CanvasDetector(model: try models.model(family.model), configuration: layout, arithmetic: arithmetic)
+        canvasDetectors[pass] = made
+        return made
+    }
+
+    /// `family` (YuNet-s's heads) over tiles in `arithmetic`.
+    func tiledDetector(_ family: DetectorFamily, _ arithmetic: DetectorArithmetic) throws(FaceAnalysisError) -> YuNetDetector {
+        let pass = SearchPass(family: family, arithmetic: arithmetic)
+        if let existing = tiledDetectors[pass] { return existing }
+        let made = try YuNetDetector(model: try models.model(family.model), minimumScore: DetectionDecoder.defaultMinScore,
+                                     firstConvolution: arithmetic.firstConvolution, pointwise: family.pointwise(arithmetic))
+        tiledDetectors[pass] = made
         return made
     }
 

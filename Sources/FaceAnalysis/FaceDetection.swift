@@ -67,16 +67,6 @@ public struct FaceDetection: Sendable, Hashable, Codable {
 }
 
 extension Rect {
-    /// Intersection over union with `other`; 0 when either is empty.
-    package func intersectionOverUnion(_ other: Rect) -> Float {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
-        guard x1 > x0, y1 > y0 else { return 0 }
-        let intersection = (x1 - x0) * (y1 - y0)
-        let union = width * height + other.width * other.height - intersection
-        return union > 0 ? intersection / union : 0
-    }
-
     package var centerX: Float { x + width / 2 }
     /// The larger of width and height: a face box's size for `minFaceSize`.
     public var longerSide: Float { max(width, height) }

@@ -47,6 +47,11 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
         }
     }
 
+    /// How the file is parsed and planned.
+    public var format: ModelFileFormat {
+        self == .yunet ? .yunetWeights : .tflite
+    }
+
     /// Side of the square RGB input the model declares (YuNet-s: the
     /// smallest it is planned at; it takes any multiple of 32).
     public var inputSide: Int {
@@ -69,22 +74,11 @@ public enum FaceModel: String, CaseIterable, Sendable, Hashable, Comparable, Cod
         case .backCameraDetector: [896 * 16, 896]
         case .faceMesh: [1404, 1]
         case .iris: [213, 15]
-        case .yunet: []
+        case .yunet: [4 * 4 * 16, 2 * 2 * 16, 1 * 1 * 16]
         }
     }
 
     public static func < (lhs: FaceModel, rhs: FaceModel) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
-}
-
-// MARK: - Detector anchor layouts
-
-extension DetectorConfiguration {
-    package static let shortRange = DetectorConfiguration(
-        model: .shortRangeDetector, strides: [8, 16], anchorsPerCell: [2, 6], totalStride: 16)
-    package static let fullRange = DetectorConfiguration(
-        model: .fullRangeDetector, strides: [4], anchorsPerCell: [1], totalStride: 32)
-    package static let fullRangeSparse = DetectorConfiguration(
-        model: .fullRangeSparseDetector, strides: [4], anchorsPerCell: [1], totalStride: 32)
 }

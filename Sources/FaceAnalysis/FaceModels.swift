@@ -53,16 +53,11 @@ public struct FaceModels: Sendable {
         guard digest == model.sha256 else {
             throw .modelHashMismatch(file: model.fileName, expected: model.sha256, actual: digest)
         }
-        if model == .yunet {
-            do { return try YuNetGraph.model(try YuNetWeights(bytes: bytes, file: url.path), kernels: kernels) } catch {
-                throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")
-            }
-        }
         let parsed: Model
-        do { parsed = try Model(bytes: bytes, kernels: kernels) } catch {
+        do { parsed = try model.format.model(bytes: bytes, file: url.path, kernels: kernels) } catch {
             throw .unexpectedModelShape(model: model.fileName, detail: "cannot load: \(error)")
         }
-        let input = model.inputSide * model.inputSide * 3
+        let input = model.format.inputElementCount(side: model.inputSide)
         guard parsed.inputs.count == 1, parsed.inputs[0].elementCount == input else {
             throw .unexpectedModelShape(model: model.fileName, detail: "inputs \(parsed.inputs), expected one of \(input) values")
         }
@@ -77,9 +72,5 @@ public struct FaceModels: Sendable {
     public func model(_ model: FaceModel) throws(FaceAnalysisError) -> Model {
         guard let found = loaded[model] else { throw .modelNotLoaded(file: model.fileName) }
         return found
-    }
-
-    func detector(_ mode: DetectorMode) throws(FaceAnalysisError) -> Model {
-        try model(DetectorConfiguration.forMode(mode).model)
     }
 }

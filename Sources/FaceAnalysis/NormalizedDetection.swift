@@ -1,6 +1,9 @@
-/// A detection before it is mapped to image pixels: 16 coordinates in the
-/// model's normalized input frame (`xmin, ymin, xmax, ymax`, then the six
-/// keypoints as `x, y` pairs) and its score.
+/// A detection as decoders emit it and ``NonMaximumSuppression`` merges
+/// it, before it becomes a ``FaceDetection``: 16 coordinates (`xmin, ymin,
+/// xmax, ymax`, then the keypoints as `x, y` pairs: BlazeFace's six, or
+/// YuNet-s's five and two unused lanes) in the frame the decoder works in
+/// (a BlazeFace model's normalized input, YuNet-s's input pixels, or
+/// picture pixels for a merge across regions) and its score.
 package struct NormalizedDetection: Sendable, Equatable {
     package var coordinates: SIMD16<Float>
     package var score: Float
@@ -17,13 +20,12 @@ package struct NormalizedDetection: Sendable, Equatable {
     package var width: Float { coordinates[2] - coordinates[0] }
     package var height: Float { coordinates[3] - coordinates[1] }
 
-    /// Intersection over union of the boxes (MediaPipe's overlap similarity).
-    package func intersectionOverUnion(_ other: NormalizedDetection) -> Float {
-        let x0 = max(xmin, other.xmin), y0 = max(ymin, other.ymin)
-        let x1 = min(xmax, other.xmax), y1 = min(ymax, other.ymax)
-        guard x1 > x0, y1 > y0 else { return 0 }
-        let intersection = (x1 - x0) * (y1 - y0)
-        let union = width * height + other.width * other.height - intersection
-        return union > 0 ? intersection / union : 0
+    /// A face in picture pixels, as a merge across regions reads it: the
+    /// box's corners (origin, origin + size) and its keypoints (up to six).
+    package init(pixels face: FaceDetection) {
+        var c = SIMD16<Float>()
+        c[0] = face.box.x; c[1] = face.box.y; c[2] = face.box.x + face.box.width; c[3] = face.box.y + face.box.height
+        for (k, p) in face.keypoints.prefix(6).enumerated() { c[4 + 2 * k] = p.x; c[5 + 2 * k] = p.y }
+        self.init(coordinates: c, score: face.score)
     }
 }

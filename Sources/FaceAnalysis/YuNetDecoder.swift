@@ -17,13 +17,6 @@ package enum YuNetDecoder {
     package static let keepLimit = 512
     static let logitLimit: Float = 88.3762626647949
 
-    /// A candidate: corners and ten keypoint coordinates.
-    struct Candidate {
-        var score: Float
-        var xmin: Float, ymin: Float, xmax: Float, ymax: Float
-        var points: [Float]
-    }
-
     static func sigmoid(_ value: Float) -> Float {
         let v = min(max(value, -logitLimit), logitLimit)
         return 1 / (1 + expf(-v))
@@ -41,7 +34,7 @@ package enum YuNetDecoder {
         let floor: Float
         /// Each level's candidates in cell order (levels are joined finest
         /// first, so ties sort as in libfacedetection).
-        var candidates: [[Candidate]] = Array(repeating: [], count: YuNetGraph.strides.count)
+        var candidates: [[NormalizedDetection]] = Array(repeating: [], count: YuNetGraph.strides.count)
 
         /// For an input `width` (padded) pixels wide, decoding scores from `floor`.
         package init(width: Int, floor: Float = candidateThreshold) {
@@ -60,60 +53,43 @@ package enum YuNetDecoder {
                 let bbox = cell * n + o[2], kps = cell * n + o[3]
                 let cx = heads[bbox] * s + px, cy = heads[bbox + 1] * s + py
                 let w = expf(heads[bbox + 2]) * s, h = expf(heads[bbox + 3]) * s
-                var points = [Float](repeating: 0, count: 10)
+                var c = SIMD16<Float>()
+                c[0] = cx - w / 2; c[1] = cy - h / 2; c[2] = cx + w / 2; c[3] = cy + h / 2
                 for k in 0..<5 {
-                    points[2 * k] = heads[kps + 2 * k] * s + px
-                    points[2 * k + 1] = heads[kps + 2 * k + 1] * s + py
+                    c[4 + 2 * k] = heads[kps + 2 * k] * s + px
+                    c[5 + 2 * k] = heads[kps + 2 * k + 1] * s + py
                 }
-                candidates[level].append(Candidate(score: score, xmin: cx - w / 2, ymin: cy - h / 2, xmax: cx + w / 2, ymax: cy + h / 2,
-                                                   points: points))
+                candidates[level].append(NormalizedDetection(coordinates: c, score: score))
             }
         }
 
-        /// Every level's candidates, sorted, limited and suppressed as libfacedetection does.
-        package func detections() -> [YuNetDetection] {
-            suppress(candidates.flatMap { $0 }).map { c in
-                YuNetDetection(box: Rect(x: c.xmin, y: c.ymin, width: c.xmax - c.xmin, height: c.ymax - c.ymin), score: c.score,
-                               landmarks: (0..<5).map { Point(x: c.points[2 * $0], y: c.points[2 * $0 + 1]) })
-            }
+        /// Every level's candidates, sorted, limited and suppressed as
+        /// libfacedetection does, in input pixels with YuNet's five landmarks
+        /// (`Landmark` order) as keypoints.
+        package func detections() -> [FaceDetection] {
+            NonMaximumSuppression.greedy(candidates.flatMap { $0 }, overlapThreshold: overlapThreshold,
+                                         candidateLimit: preNMSLimit, keepLimit: keepLimit).map(face)
         }
     }
 
-    /// Stable sort by score, the best `preNMSLimit`, greedy NMS, at most `keepLimit`.
-    static func suppress(_ candidates: [Candidate], limited: Bool = true) -> [Candidate] {
-        let sorted = candidates.indices.sorted { a, b in
-            candidates[a].score != candidates[b].score ? candidates[a].score > candidates[b].score : a < b
-        }
-        var kept: [Candidate] = []
-        for index in limited ? sorted.prefix(preNMSLimit) : sorted[...] {
-            let candidate = candidates[index]
-            if kept.allSatisfy({ overlap(candidate, $0) <= overlapThreshold }) { kept.append(candidate) }
-        }
-        return limited ? Array(kept.prefix(keepLimit)) : kept
+    /// YuNet's five landmarks, as ``FaceDetection/keypoints`` of what
+    /// ``YuNetDetector`` returns. Sides are the subject's (OpenCV's
+    /// FaceDetectorYN order): `rightEye` is on the picture's left for a
+    /// face looking at the camera.
+    package enum Landmark: Int, CaseIterable {
+        case rightEye = 0, leftEye, noseTip, mouthRight, mouthLeft
     }
 
-    /// The same greedy NMS, without limits, over detections of several
-    /// regions (tiles and levels of a `YuNetSearchPlan`), in the order given for equal scores.
-    static func suppress(_ detections: [YuNetDetection]) -> [YuNetDetection] {
-        let candidates = detections.map { d in
-            Candidate(score: d.score, xmin: d.box.x, ymin: d.box.y, xmax: d.box.x + d.box.width, ymax: d.box.y + d.box.height,
-                      points: d.landmarks.flatMap { [$0.x, $0.y] })
-        }
-        return suppress(candidates, limited: false).map { c in
-            YuNetDetection(box: Rect(x: c.xmin, y: c.ymin, width: c.xmax - c.xmin, height: c.ymax - c.ymin), score: c.score,
-                           landmarks: (0..<5).map { Point(x: c.points[2 * $0], y: c.points[2 * $0 + 1]) })
-        }
+    /// The same greedy NMS, without limits, over faces of several regions
+    /// (tiles and levels of a `YuNetSearchPlan`), in the order given for equal scores.
+    static func suppress(_ faces: [FaceDetection]) -> [FaceDetection] {
+        NonMaximumSuppression.greedy(faces.map(NormalizedDetection.init(pixels:)), overlapThreshold: overlapThreshold).map(face)
     }
 
-    /// Intersection over union as libfacedetection computes it (0 unless the
-    /// intersection has positive width and height).
-    static func overlap(_ a: Candidate, _ b: Candidate) -> Float {
-        guard !(b.xmin > a.xmax || b.xmax < a.xmin || b.ymin > a.ymax || b.ymax < a.ymin) else { return 0 }
-        let width = min(a.xmax, b.xmax) - max(a.xmin, b.xmin)
-        let height = min(a.ymax, b.ymax) - max(a.ymin, b.ymin)
-        guard width > 0, height > 0 else { return 0 }
-        let intersection = width * height
-        let areaA = (a.xmax - a.xmin) * (a.ymax - a.ymin), areaB = (b.xmax - b.xmin) * (b.ymax - b.ymin)
-        return intersection / (areaA + areaB - intersection)
+    /// A decoded candidate in pixels as a face found by YuNet-s (five keypoints).
+    static func face(_ d: NormalizedDetection) -> FaceDetection {
+        let c = d.coordinates
+        return FaceDetection(box: Rect(x: c[0], y: c[1], width: c[2] - c[0], height: c[3] - c[1]), score: d.score,
+                             keypoints: (0..<5).map { Point(x: c[4 + 2 * $0], y: c[5 + 2 * $0]) }, foundBy: .yunet)
     }
 }

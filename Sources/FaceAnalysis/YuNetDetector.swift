@@ -37,19 +37,6 @@ public final class YuNetDetector {
     private let base: Model
     private var current: (height: Int, width: Int, streaming: RowStreamingInterpreter)
 
-    /// Reads `models/yunet_s.weights` (or another file in that format).
-    /// - Throws: `YuNetWeightsError` naming the file when it is missing,
-    ///   malformed or not YuNet-s's; `FaceAnalysisError.inference` when the
-    ///   engine cannot plan the graph.
-    public convenience init(weights url: URL, minimumScore: Float = 0.5, kernels: KernelSet = .best) throws {
-        let weights = try YuNetWeights(contentsOf: url)
-        let model: Model
-        do { model = try YuNetGraph.model(weights, kernels: kernels) } catch {
-            throw FaceAnalysisError.inference(model: url.lastPathComponent, message: "\(error)")
-        }
-        try self.init(model: model, minimumScore: minimumScore)
-    }
-
     /// Runs `model`, YuNet-s as ``YuNetGraph/model(_:height:width:kernels:)``
     /// planned it (shared read-only by every worker's detector), with its
     /// first layer in `firstConvolution` and its 1×1 convolutions in
@@ -78,17 +65,18 @@ public final class YuNetDetector {
         return streaming
     }
 
-    /// Faces in `image` with score ≥ `minimumScore`, best first.
+    /// Faces in `image` with score ≥ `minimumScore`, best first, each with
+    /// YuNet's five landmarks as keypoints (``YuNetDecoder/Landmark`` order).
     /// - Throws: `FaceAnalysisError.imageUnsearchable` when the picture is
     ///   too large for the engine's arena; `.inference` on other engine errors.
-    public func detect(_ image: RGBImage) throws(FaceAnalysisError) -> [YuNetDetection] {
+    public func detect(_ image: RGBImage) throws(FaceAnalysisError) -> [FaceDetection] {
         try detect(image, x: 0, y: 0, width: image.width, height: image.height)
     }
 
     /// Faces in the `width`×`height` region of `image` at (`x`, `y`) (inside
     /// the picture), searched as if the region were the whole picture, in
     /// picture pixels. Regions of one size share one plan.
-    package func detect(_ image: RGBImage, x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(FaceAnalysisError) -> [YuNetDetection] {
+    package func detect(_ image: RGBImage, x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) throws(FaceAnalysisError) -> [FaceDetection] {
         guard regionWidth >= 1, regionHeight >= 1, x >= 0, y >= 0, x + regionWidth <= image.width, y + regionHeight <= image.height else { return [] }
         let a = YuNetGraph.alignment
         let height = (regionHeight + a - 1) / a * a, width = (regionWidth + a - 1) / a * a
@@ -145,7 +133,7 @@ public final class YuNetDetector {
             var moved = detection
             moved.box.x += dx
             moved.box.y += dy
-            moved.landmarks = detection.landmarks.map { Point(x: $0.x + dx, y: $0.y + dy) }
+            moved.keypoints = detection.keypoints.map { Point(x: $0.x + dx, y: $0.y + dy) }
             return moved
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FaceAnalysis
 import Foundation
 import Inference
 import Pipeline
@@ -43,10 +44,7 @@ enum ModelCommandSupport {
     /// as `YuNetGraph` declares it (32×32 input; `--input-size` re-plans it).
     static func loadModel(_ path: String) throws -> Model {
         let bytes = try readBytes(path, what: "model")
-        if bytes.starts(with: YuNetWeights.magic) {
-            return try YuNetGraph.model(YuNetWeights(bytes: bytes, file: path), kernels: KernelSelection.kernels())
-        }
-        return try Model(bytes: bytes, kernels: KernelSelection.kernels())
+        return try ModelFileFormat(sniffing: bytes).model(bytes: bytes, file: path, kernels: KernelSelection.kernels())
     }
 
     /// Reads a raw little-endian float32 file that must hold exactly `tensor`'s elements.

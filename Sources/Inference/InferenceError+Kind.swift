@@ -201,8 +201,6 @@ extension InferenceError {
         case inputNotStreamed
         /// Outputs of the model that are not streamed heads (nil entries).
         case outputsNotStreamed(heads: [Int?])
-        /// A YuNet input size that is not a positive multiple of `alignment`.
-        case yuNetInputSize(height: Int, width: Int, alignment: Int)
 
         public var description: String {
             switch self {
@@ -309,7 +307,6 @@ extension InferenceError {
             case .nothingStreamed: "no step of the model can be streamed by rows"
             case .inputNotStreamed: "the model's input is read by a step that cannot be streamed by rows"
             case let .outputsNotStreamed(heads): "the model's outputs are not all streamed by rows (heads: \(heads))"
-            case let .yuNetInputSize(height, width, alignment): "YuNet input \(height)×\(width) must be positive multiples of \(alignment)"
             }
         }
     }

@@ -62,6 +62,10 @@ extension Model {
     public var stepSummaries: [StepSummary] { plan.steps.map(\.summary) }
 }
 
+// Per-step timing for `facepipe model bench` and the kernel probe: compiled
+// only with FACEPIPE_BENCHMARKS set (Package.swift, Benchmarks), so the
+// shipped binary does not carry it.
+#if FACEPIPE_BENCHMARKS
 extension Interpreter {
     /// Runs every step like `invoke()`, adding each step's thread CPU time in
     /// milliseconds to `milliseconds[step]`. `milliseconds` must hold one entry
@@ -81,3 +85,4 @@ extension Interpreter {
         return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
     }
 }
+#endif

@@ -42,7 +42,7 @@ struct DetectionDecoderTests {
             try decoder.decode(regressors: UnsafeBufferPointer(rebasing: all[0..<(896 * 16)]),
                                classificators: UnsafeBufferPointer(rebasing: all[(896 * 16)...]))
         }
-        let merged = WeightedNonMaximumSuppression.apply(decoded)
+        let merged = NonMaximumSuppression.weighted(decoded)
         let region = SquareRegion.letterbox(width: expected.width, height: expected.height)
         let faces = merged.map(region.toImage)
         try #require(faces.count == expected.detections.count)
@@ -85,7 +85,7 @@ struct WeightedNonMaximumSuppressionTests {
     }
 
     @Test func mergesOverlappingDetectionsByScoreWeight() {
-        let merged = WeightedNonMaximumSuppression.apply([detection(0.10, 0.6), detection(0.12, 0.9), detection(0.7, 0.8)])
+        let merged = NonMaximumSuppression.weighted([detection(0.10, 0.6), detection(0.12, 0.9), detection(0.7, 0.8)])
         #expect(merged.count == 2)
         #expect(merged[0].score == 0.9)
         let expectedX: Float = (0.10 * 0.6 + 0.12 * 0.9) / 1.5
@@ -94,7 +94,7 @@ struct WeightedNonMaximumSuppressionTests {
     }
 
     @Test func equalScoresKeepInputOrder() {
-        let merged = WeightedNonMaximumSuppression.apply([detection(0.6, 0.8), detection(0.1, 0.8)])
+        let merged = NonMaximumSuppression.weighted([detection(0.6, 0.8), detection(0.1, 0.8)])
         #expect(merged.map(\.xmin) == [0.6, 0.1])
     }
 }

@@ -17,7 +17,7 @@ import _TestSupport
         let analyzer = try FaceTestSupport.analyzer()
         let trace = DetectionTrace()
         trace.lowScoreFloor = 0.05
-        analyzer.trace = trace
+        analyzer.searchObserver = trace
         let traced = try analyzer.detect(in: t1, options: options)
 
         #expect(traced == plain)

@@ -36,6 +36,11 @@ import _TestSupport
             || FileManager.default.fileExists(atPath: Fixtures.model("yunet_s.weights").path)
     }
 
+    /// YuNet-s loaded as every run loads it (``FaceModels``: SHA-256 checked).
+    static func detector(minimumScore: Float) throws -> YuNetDetector {
+        try YuNetDetector(model: FaceModels.load([.yunet], from: Fixtures.model("")).model(.yunet), minimumScore: minimumScore)
+    }
+
     static func fixture(_ name: String) throws -> Fixture {
         try JSONDecoder().decode(Fixture.self, from: Data(Fixtures.bytes(Fixtures.url("faces/yunet/\(name)"))))
     }
@@ -67,7 +72,7 @@ import _TestSupport
 
     /// libfacedetection's integers: corners truncated toward zero, size
     /// truncated from the float difference, score as truncated percent.
-    static func referenceInts(_ d: YuNetDetection) -> (score: Int, box: [Int]) {
+    static func referenceInts(_ d: FaceDetection) -> (score: Int, box: [Int]) {
         let x0 = d.box.x, y0 = d.box.y
         return (Int(d.score * 100), [Int(x0), Int(y0), Int(d.box.width), Int(d.box.height)])
     }
@@ -76,7 +81,7 @@ import _TestSupport
     func matchesLibfacedetection(_ name: String) throws {
         let fixture = try Self.fixture(name)
         let picture = try Self.picture(fixture)
-        let detector = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: 0)
+        let detector = try YuNetParityTests.detector(minimumScore: 0)
         let found = try detector.detect(picture)
         var unmatched = Array(found.indices)
         for reference in fixture.detections {
@@ -94,7 +99,7 @@ import _TestSupport
             // The reference truncates score·100: its percent p means a score in [p/100, (p+1)/100).
             #expect(abs(detection.score - (Float(reference.score) + 0.5) / 100) <= 0.01 + 0.005,
                     "\(fixture): score \(detection.score) against the reference's \(reference.score) %")
-            for (point, referencePoint) in zip(detection.landmarks, reference.landmarks) {
+            for (point, referencePoint) in zip(detection.keypoints, reference.landmarks) {
                 #expect(abs(Int(point.x) - referencePoint[0]) <= 1 && abs(Int(point.y) - referencePoint[1]) <= 1,
                         "\(fixture): landmark \(point) against \(referencePoint)")
             }
@@ -111,25 +116,21 @@ import _TestSupport
 /// 32-px block are padded, not refused; a missing weights file is named.
 @Suite struct YuNetDetectorTests {
     @Test func aMissingWeightsFileIsNamed() {
-        let missing = URL(fileURLWithPath: "/nonexistent/yunet_s.weights")
-        #expect {
-            _ = try YuNetDetector(weights: missing)
-        } throws: { error in
-            guard case let .unreadable(file, _) = error as? YuNetWeightsError else { return false }
-            return file == missing.path
+        #expect(throws: FaceAnalysisError.missingModel(file: "yunet_s.weights", directory: "/nonexistent")) {
+            _ = try FaceModels.load([.yunet], from: URL(fileURLWithPath: "/nonexistent"))
         }
     }
 
     @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"),
           arguments: [(1, 1), (31, 33), (64, 32), (97, 65)])
     func anySizeIsPaddedAndSearched(_ size: (Int, Int)) throws {
-        let detector = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: 0)
+        let detector = try YuNetParityTests.detector(minimumScore: 0)
         let (width, height) = size
         let picture = RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let detections = try detector.detect(picture)
         for detection in detections {
             #expect(detection.score >= 0 && detection.score <= 1)
-            #expect(detection.landmarks.count == 5)
+            #expect(detection.keypoints.count == 5)
         }
         // The same picture again (the interpreter kept its plan) gives the same answer.
         #expect(try detector.detect(picture) == detections)
@@ -143,8 +144,8 @@ import _TestSupport
           arguments: ["breakingbad.jpg", "tongue.jpg"])
     func aLowerFloorDecodesLowerScores(_ photo: String) throws {
         let picture = try FaceTestSupport.photo(photo)
-        let low = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: 0.15).detect(picture)
-        let reference = try YuNetDetector(weights: Fixtures.model("yunet_s.weights"), minimumScore: YuNetDecoder.candidateThreshold).detect(picture)
+        let low = try YuNetParityTests.detector(minimumScore: 0.15).detect(picture)
+        let reference = try YuNetParityTests.detector(minimumScore: YuNetDecoder.candidateThreshold).detect(picture)
         let under = low.filter { $0.score < YuNetDecoder.candidateThreshold }
         #expect(!under.isEmpty && under.allSatisfy { $0.score >= 0.15 }, "\(photo): \(low.map(\.score))")
         #expect(low.filter { $0.score >= YuNetDecoder.candidateThreshold } == reference)

@@ -4,6 +4,7 @@ import FaceAnalysis
 import Foundation
 import ImageCodecs
 import ImageCore
+import _TestSupport
 
 /// `facepipe-probes cascade-gate ARCHIVE`: could the next coarser level's
 /// low scores say where the finest level must look? For every kept face
@@ -24,7 +25,7 @@ struct CascadeGate: ParsableCommand {
         let analyzer = try FaceProbeInputs.analyzer()
         let trace = DetectionTrace()
         trace.lowScoreFloor = floor
-        analyzer.trace = trace
+        analyzer.searchObserver = trace
         let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), minScore: 0.5, canvasArithmetic: .int8)
         let reader = try TarReader(path: archive)
         let thresholds: [Float] = [0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.1]

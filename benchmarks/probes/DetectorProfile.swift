@@ -4,6 +4,7 @@ import FaceAnalysis
 import Foundation
 import ImageCodecs
 import ImageCore
+import _TestSupport
 
 /// `facepipe-probes detector-profile ARCHIVE`: accurate-mode detection as the
 /// `faces` pipeline runs it (20 px floor) on every image of an archive, one
@@ -42,7 +43,7 @@ struct DetectorProfile: ParsableCommand {
     func run() throws {
         let analyzer = try FaceProbeInputs.analyzer()
         let trace = DetectionTrace()
-        analyzer.trace = trace
+        analyzer.searchObserver = trace
         let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), minScore: 0.5, canvasArithmetic: canvasArithmetic)
         let reader = try TarReader(path: archive)
         var records: [CanvasRecord] = []

@@ -5,6 +5,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Inference
+import _TestSupport
 
 /// `facepipe-probes yunet-profile ARCHIVE`: `DetectorMode.yunet` as
 /// `facepipe detect --mode yunet` runs it (20 px floor) on every image of an

@@ -48,20 +48,10 @@ public struct DetectFaces: Stage {
 
     public var caching: StageCaching { .records }
 
-    /// The models a mode runs: pyramid mode runs the short-range detector
-    /// on pyramid canvases and the whole frame, and the full-range one on the
-    /// whole frame of pictures too small for a pyramid; accurate mode runs
-    /// YuNet-s, and the short-range detector around its candidates and on
-    /// the whole frame (and, with `unconfirmed: .all`, on its pyramid,
-    /// which reads the full-range one for pictures too small for it).
+    /// The models a mode runs: those of the detector families its
+    /// composition runs (`DetectorComposition.models`).
     static func models(for options: FaceDetectionOptions) -> [FaceModel] {
-        switch options.mode {
-        case .fast: [.shortRangeDetector]
-        case .accurate: options.unconfirmed == .all ? [.yunet, .fullRangeDetector, .shortRangeDetector] : [.yunet, .shortRangeDetector]
-        case .pyramid: [.fullRangeDetector, .shortRangeDetector]
-        case .sparse: [.fullRangeSparseDetector]
-        case .yunet: [.yunet]
-        }
+        options.composition.models
     }
 
     public func validate() throws(PipelineError) {

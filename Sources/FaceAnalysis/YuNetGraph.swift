@@ -1,3 +1,4 @@
+import Inference
 import TFLite
 
 /// YuNet-s (libfacedetection, the `yuface==2023.5.1` wheel) declared as a
@@ -105,7 +106,7 @@ public enum YuNetGraph {
     /// each `[1, height/stride, width/stride, levelChannels]` (`headOffsets`).
     public static func model(_ weights: YuNetWeights, height: Int = 32, width: Int = 32, kernels: KernelSet = .best) throws -> Model {
         guard height >= alignment, width >= alignment, height % alignment == 0, width % alignment == 0 else {
-            throw InferenceError(.yuNetInputSize(height: height, width: width, alignment: alignment))
+            throw FaceAnalysisError.invalidOption("YuNet input \(height)×\(width) must be positive multiples of \(alignment)")
         }
         var builder = Builder(weights: weights)
         let input = builder.tensor("input", [1, height + 2 * border, width + 2 * border, 3])

@@ -20,14 +20,6 @@ public struct YuNetWeights: Sendable {
     /// Values by array name.
     public let arrays: [String: [Float]]
 
-    public init(contentsOf url: URL) throws(YuNetWeightsError) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .unreadable(file: url.path, reason: error.localizedDescription)
-        }
-        try self.init(bytes: [UInt8](data), file: url.path)
-    }
-
     /// Reads and validates `bytes` (`file` names them in errors).
     public init(bytes: [UInt8], file: String) throws(YuNetWeightsError) {
         self.file = file

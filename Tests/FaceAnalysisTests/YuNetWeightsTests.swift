@@ -1,3 +1,4 @@
+import FaceAnalysis
 import Inference
 import Testing
 import _TestSupport

@@ -1,7 +1,5 @@
 /// Why `models/yunet_s.weights` cannot be used. Every case names the file.
 public enum YuNetWeightsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file cannot be read (missing, unreadable).
-    case unreadable(file: String, reason: String)
     /// The first 8 bytes are not `FPYUNET1`.
     case badMagic(file: String)
     /// The file ends inside `what`, which starts at byte `offset`.
@@ -25,7 +23,6 @@ public enum YuNetWeightsError: Error, Sendable, Equatable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case let .unreadable(file, reason): "YuNet weights \(file) cannot be read: \(reason) (run `make models`)"
         case let .badMagic(file): "YuNet weights \(file) do not start with FPYUNET1 (re-run `make models`)"
         case let .truncated(file, what, offset): "YuNet weights \(file) end inside \(what) at byte \(offset)"
         case let .badName(file, offset): "YuNet weights \(file) have an empty, over-long or non-UTF-8 array name at byte \(offset)"
