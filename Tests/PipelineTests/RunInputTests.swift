@@ -45,8 +45,8 @@ import Glibc
         let folderSummary = try await run(Pipelines.uprightPNG, [folderInput], out: fromFolder)
         let tarSummary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(tarPath)], out: fromTar)
 
-        #expect(folderSummary.skipped.map(\.name) == ["notes.txt", "sub/link.png"])
-        #expect(folderSummary.skipped.map(\.reason) == ["file: not a JPEG or PNG image", "symlink: not followed"])
+        #expect(folderSummary.skipped.first.map(\.name) == ["notes.txt", "sub/link.png"])
+        #expect(folderSummary.skipped.first.map(\.reason) == ["file: not a JPEG or PNG image", "symlink: not followed"])
         #expect(tarSummary.skipped.isEmpty)
         let folderFiles = try outputFiles(fromFolder), tarFiles = try outputFiles(fromTar)
         #expect(folderFiles.keys.sorted() == ["images/photos/a.png.png", "images/photos/sub/b.jpg.png",
