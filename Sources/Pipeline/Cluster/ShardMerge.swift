@@ -4,16 +4,21 @@ import Foundation
 /// complete and ran the same pipeline, models and inputs, then gives OUT the
 /// layout of one run over the sorted inputs — images and JSON hard-linked
 /// (copied across file systems) from the shards, one `manifest.csv` (the
-/// shards' rows in shard order, which is input order), one `run.json` (a
-/// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
+/// shards' rows in shard order, which is input order), one `skipped.csv`
+/// (joined the same way), one `run.json` (a single run's, with every shard's
+/// inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
 ///
 /// OUT may come from anyone: it is read through `ShardedRunFolder` and written
 /// through its `OutputDirectory` handle (no link below OUT is followed
 /// either way); each `_SUCCESS` is checked for its own folder; only the
 /// files a shard's manifest names (and the other crops of the faces it
-/// names) are merged, each the size and SHA-256 `_SUCCESS` records; and
-/// everything is read and checked before anything is written.
+/// names) are merged, each the size and SHA-256 its file list records
+/// (``ShardFileList``, sealed by `_SUCCESS`); and everything is read and
+/// checked before anything is written, but for a file two shards wrote
+/// under one name with other contents, which the linking meets. Nothing is
+/// held per file or per entry: the manifests and lists are walked as
+/// streams, once to check and once to write.
 package enum ShardMerge {
     package struct Summary: Sendable {
         package var shards: Int

@@ -8,7 +8,8 @@ import Foundation
 /// `_SUCCESS` by ``ShardCompletion/init(decoding:path:shard:)``, `run.json`
 /// by ``RunRecord/init(decoding:)`` and `manifest.csv` by the decoder below
 /// (all of which `fuzz-run-folder` feeds; `merge` reads the manifest
-/// piece by piece through the same checks).
+/// piece by piece through the same checks), `_SUCCESS.files` by
+/// ``ShardFileList/walk(_:in:seal:take:)``.
 package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory
