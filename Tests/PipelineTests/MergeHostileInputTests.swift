@@ -38,6 +38,23 @@ import Testing
             try JSONSerialization.data(withJSONObject: record).write(to: url)
         }
 
+        /// Rewrites shard `name`'s file list (`_SUCCESS.files`: its lines, the
+        /// header first) through `change`; with `reseal`, records the new
+        /// list's size and SHA-256 in `_SUCCESS` too (a forger who knows the format).
+        func editFileList(_ name: String, reseal: Bool, _ change: (inout [String]) -> Void) throws {
+            let url = shard(name).appendingPathComponent("_SUCCESS.files")
+            var lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\r\n")
+            #expect(lines.removeLast() == "", "the list ends in a line end")
+            change(&lines)
+            let data = Data(lines.map { $0 + "\r\n" }.joined().utf8)
+            try data.write(to: url)
+            if reseal {
+                try editRecord(name) { record in
+                    record["outputList"] = ["bytes": data.count, "sha256": SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()]
+                }
+            }
+        }
+
         /// Moves `relative` (below OUT) to `elsewhere/moved` and leaves a link to it in its place.
         func replaceWithLink(_ relative: String) throws {
             let original = out.appendingPathComponent(relative)
@@ -78,9 +95,14 @@ import Testing
                 $0["inputSizes"] = Array(($0["inputSizes"] as? [Any] ?? []).dropLast())
             },
             Forgery(testDescription: "an assigned input out of the list", field: "assigned") { $0["assigned"] = [1_000_000] },
-            Forgery(testDescription: "no output record", field: "outputs") { $0["outputs"] = nil },
-            Forgery(testDescription: "an output path leaving the folder", field: "outputs") {
-                $0["outputs"] = [["path": "images/../../x", "bytes": 1, "sha256": String(repeating: "0", count: 64)]]
+            // A record of facepipe before the file list (its files listed in _SUCCESS itself): rerun the shard.
+            Forgery(testDescription: "no file list (an earlier facepipe's record)", field: "outputList") {
+                $0["outputList"] = nil
+                $0["outputs"] = [["path": "images/part-2.tar/0.ppm", "bytes": 1, "sha256": String(repeating: "0", count: 64)]]
+            },
+            Forgery(testDescription: "no skipped list", field: "skippedList") { $0["skippedList"] = nil },
+            Forgery(testDescription: "a file list without a SHA-256", field: "outputList") {
+                $0["outputList"] = ["bytes": 10, "sha256": "not hex"]
             },
         ]
     }
@@ -184,6 +206,43 @@ import Testing
         #expect(((try? Shard(parsing: text)) != nil) == accepted)
     }
 
+    /// A shard's file list (`_SUCCESS.files`) changed after the shard wrote
+    /// it: cut short, a line changed, or forged and resealed in `_SUCCESS`
+    /// with a path that leaves the folder or rows out of order. Refused,
+    /// naming the shard, nothing merged.
+    enum ListForgery: String, CaseIterable, Sendable {
+        case cutShort, aSizeChanged, aPathLeavingTheFolder, rowsOutOfOrder, aLineTwice
+    }
+
+    @Test(arguments: ListForgery.allCases)
+    func aChangedFileListIsRefused(_ forgery: ListForgery) async throws {
+        let scene = try await Scene(shards: 2)
+        defer { scene.remove() }
+        switch forgery {
+        case .cutShort: try scene.editFileList("1-of-2", reseal: false) { $0.removeLast() }
+        case .aSizeChanged:
+            try scene.editFileList("1-of-2", reseal: false) { lines in
+                var fields = lines[1].components(separatedBy: ",")
+                fields[2] = String((Int(fields[2]) ?? 0) + 1)
+                lines[1] = fields.joined(separator: ",")
+            }
+        case .aPathLeavingTheFolder:
+            try scene.editFileList("1-of-2", reseal: true) { $0.insert("1,images/../../x,1,\(String(repeating: "0", count: 64))", at: 1) }
+        case .rowsOutOfOrder: try scene.editFileList("1-of-2", reseal: true) { $0.append($0[1]) }
+        case .aLineTwice: try scene.editFileList("1-of-2", reseal: true) { $0.insert($0[1], at: 1) }
+        }
+        #expect {
+            try ShardMerge.merge(into: scene.out)
+        } throws: { error in
+            switch error as? ShardError {
+            case .mismatch(let reason)?: return reason.contains("shards/1-of-2/") && reason.contains("rerun that shard")
+            case .badRecord(let path, _, _)?: return path.hasSuffix("shards/1-of-2/_SUCCESS.files")
+            default: return false
+            }
+        }
+        scene.expectNothingMerged()
+    }
+
     // MARK: - Row 1: links below OUT
 
     /// A link in OUT where the merge writes: refused, nothing written through it.
@@ -224,10 +283,9 @@ import Testing
         try FileManager.default.createDirectory(at: planted.deletingLastPathComponent(), withIntermediateDirectories: true)
         let key = Data("ssh-ed25519 AAAA attacker\n".utf8)
         try key.write(to: planted)
-        try scene.editRecord("0-of-1") { record in
+        try scene.editFileList("0-of-1", reseal: true) { lines in
             let digest = SHA256.hash(data: key).map { String(format: "%02x", $0) }.joined()
-            record["outputs"] = (record["outputs"] as? [Any] ?? [])
-                + [["path": "images/.ssh/authorized_keys", "bytes": key.count, "sha256": digest] as [String: Any]]
+            lines.insert("1,images/.ssh/authorized_keys,\(key.count),\(digest)", at: 1)
         }
         let summary = try ShardMerge.merge(into: scene.out)
         #expect(summary.rows > 0)

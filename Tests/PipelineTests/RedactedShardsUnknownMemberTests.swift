@@ -193,7 +193,7 @@ struct RedactedShardsUnknownContainerTests {
         }
         #expect(summary.contains(#"data-000.tar/\u{1B}[2J\u{1B}]0;owned\u{7}clip.ts"#), "the hostile name escaped: \(summary)")
         #expect(!stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "no control character reaches the terminal")
-        let skipped = try #require((record["summary"] as? [String: Any])?["skipped"] as? [[String: Any]])
+        let skipped = try #require(((record["summary"] as? [String: Any])?["skipped"] as? [String: Any])?["first"] as? [[String: Any]])
         #expect(skipped.compactMap { $0["name"] as? String } == planted.videos, "run.json lists each, in order")
         for entry in skipped {
             #expect((entry["reason"] as? String)?.hasPrefix("left out of the redacted shard: ") == true, "\(entry)")
@@ -213,7 +213,7 @@ struct RedactedShardsUnknownContainerTests {
             #expect(member.data == original[member.name], "\(member.name) byte for byte")
         }
         let summary = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("facepipe: anonymize: ") }, "\(stderr)")
-        #expect(summary.contains("1 member left out of the redacted shards (data-000.tar/clip.mp4; why in run.json)"), "\(summary)")
+        #expect(summary.contains("1 member left out of the redacted shards (data-000.tar/clip.mp4; why in skipped.csv)"), "\(summary)")
     }
 }
 
@@ -223,15 +223,15 @@ struct RedactedShardsSummaryLineTests {
     @Test func theLineNamesWhatWasLeftOut() {
         var summary = RunSummary()
         let reason = RedactedTarMember.leftOutPrefix + "binary data (not UTF-8 text), not known to carry no picture (--copy-unknown copies it)"
-        summary.skipped = [
+        for skipped: RunSummary.SkippedRecord in [
             .init(archive: "a.tar", index: 0, name: "dir/", reason: "directory: not a regular file"),
             .init(archive: "a.tar", index: 1, name: "./clip.m2ts", reason: reason),
             .init(archive: "a.tar", index: 2, name: "\u{1B}]52;c;b3duZWQ=\u{07}x.ivf", reason: reason),
-        ]
-        #expect(summary.line.contains(#"2 members left out of the redacted shards (a.tar/clip.m2ts a.tar/\u{1B}]52;c;b3duZWQ=\u{7}x.ivf; why in run.json)"#),
+        ] { summary.addSkipped(skipped) }
+        #expect(summary.line.contains(#"2 members left out of the redacted shards (a.tar/clip.m2ts a.tar/\u{1B}]52;c;b3duZWQ=\u{7}x.ivf; why in skipped.csv)"#),
                 "\(summary.line)")
-        summary.skipped += (0..<30).map { .init(archive: "b.tar", index: $0, name: "\($0).npy", reason: reason) }
+        for k in 0..<30 { summary.addSkipped(.init(archive: "b.tar", index: k, name: "\(k).npy", reason: reason)) }
         #expect(summary.line.contains("32 members left out of the redacted shards (a.tar/clip.m2ts "), "\(summary.line)")
-        #expect(summary.line.contains(" b.tar/17.npy and 12 more; why in run.json)") && !summary.line.contains("b.tar/18.npy"), "\(summary.line)")
+        #expect(summary.line.contains(" b.tar/17.npy and 12 more; why in skipped.csv)") && !summary.line.contains("b.tar/18.npy"), "\(summary.line)")
     }
 }

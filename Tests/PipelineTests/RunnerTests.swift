@@ -66,7 +66,7 @@ import Testing
         #expect(missing[3] == "error")
         #expect(rows[5][0] == "good.tar")
         let expected = [RunSummary.SkippedRecord(archive: "bad.tar", index: 3, name: "link", reason: "symbolic link")]
-        #expect(summary.skipped == expected)
+        #expect(summary.skipped.first == expected && summary.skipped.count == 1)
         #expect(summary.failedArchives == 2)
         #expect(summary.exitStatus == .someEntriesFailed)
     }
@@ -210,6 +210,7 @@ struct Gauged: Stage {
         var expected = try outputFiles(folder)
         expected["manifest.csv"] = nil
         expected["report.html"] = nil
+        expected["skipped.csv"] = nil
         #expect(inTar == expected)
         #expect(try manifestRows(tarred) == manifestRows(folder))
     }

@@ -26,10 +26,23 @@ package struct ShardCompletion: Codable, Sendable, Equatable {
     package var manifestSHA256: String
     /// The command that ran the shard (to print how to rerun a missing one).
     package var commandLine: [String]
-    /// Every file the shard wrote below `images/`, `faces/` and `crops/`
-    /// (paths relative to the shard's folder), with its size and SHA-256;
-    /// nil in a record written before facepipe kept them (merge refuses it).
-    package var outputs: [CompletionRecord.Output]?
+    /// The shard's file list, `_SUCCESS.files` (``ShardFileList``: every
+    /// output file the merge takes, with its size and SHA-256), sealed by
+    /// its own size and SHA-256; nil in a record written by an earlier
+    /// facepipe (which listed the files here, in memory: merge refuses it).
+    package var outputList: FileSeal?
+    /// The shard's `skipped.csv` (``SkippedFile``), sealed the same way; nil in an earlier record.
+    package var skippedList: FileSeal?
+
+    /// A file's size and SHA-256 (lowercase hex).
+    package struct FileSeal: Codable, Sendable, Equatable {
+        package var bytes: Int
+        package var sha256: String
+
+        static func isSHA256(_ text: String) -> Bool {
+            text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
+    }
 
     /// The folders below a shard's (and OUT) that hold its output files.
     static let outputFolders = ["images", "faces", "crops"]
@@ -46,8 +59,8 @@ package struct ShardCompletion: Codable, Sendable, Equatable {
     /// cannot be right for shard `index` of `count`: another shard or
     /// count, inputs and sizes of different lengths, a negative size or
     /// sizes whose total overflows, an assigned input out of the list, a
-    /// negative manifest size, or an output path that is not a plain
-    /// relative path below `images/`, `faces/` or `crops/`.
+    /// negative manifest size, or a file list or skipped list that is
+    /// missing (an earlier facepipe's record) or has a negative size or no SHA-256.
     package func check(path: String, index: Int, count: Int) throws(ShardError) {
         func bad(_ field: String, _ reason: String) -> ShardError { .badRecord(path: path, field: field, reason: reason) }
         guard shard == index else { throw bad("shard", "\(shard), but the folder is shard \(index)") }
@@ -66,18 +79,11 @@ package struct ShardCompletion: Codable, Sendable, Equatable {
             throw bad("assigned", "input \(outside), the list has \(inputs.count)")
         }
         guard manifestBytes >= 0 else { throw bad("manifestBytes", "\(manifestBytes)") }
-        guard let outputs else {
-            throw bad("outputs", "missing (written by an earlier facepipe, which did not record its files): rerun the shard")
-        }
-        var seen: Set<String> = []
-        for output in outputs {
-            guard (try? SafeOutputPath.checkRelative(output.path)) != nil,
-                  let top = output.path.split(separator: "/").first, Self.outputFolders.contains(String(top)),
-                  output.path.contains("/") else {
-                throw bad("outputs", "\(output.path) is not a path below images/, faces/ or crops/")
+        for (field, seal) in [("outputList", outputList), ("skippedList", skippedList)] {
+            guard let seal else {
+                throw bad(field, "missing (written by an earlier facepipe, which recorded its files otherwise): rerun the shard (it resumes)")
             }
-            guard seen.insert(output.path).inserted else { throw bad("outputs", "\(output.path) is listed twice") }
-            guard output.bytes >= 0 else { throw bad("outputs", "\(output.path): \(output.bytes) bytes") }
+            guard seal.bytes >= 0, FileSeal.isSHA256(seal.sha256) else { throw bad(field, "\(seal.bytes) bytes, SHA-256 \(seal.sha256)") }
         }
     }
 }

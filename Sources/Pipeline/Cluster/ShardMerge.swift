@@ -4,16 +4,21 @@ import Foundation
 /// complete and ran the same pipeline, models and inputs, then gives OUT the
 /// layout of one run over the sorted inputs — images and JSON hard-linked
 /// (copied across file systems) from the shards, one `manifest.csv` (the
-/// shards' rows in shard order, which is input order), one `run.json` (a
-/// single run's, with every shard's inputs and provenance). The shards stay as they were, so a merge can be
+/// shards' rows in shard order, which is input order), one `skipped.csv`
+/// (joined the same way), one `run.json` (a single run's, with every shard's
+/// inputs and provenance). The shards stay as they were, so a merge can be
 /// repeated.
 ///
 /// OUT may come from anyone: it is read through `ShardedRunFolder` and written
 /// through its `OutputDirectory` handle (no link below OUT is followed
 /// either way); each `_SUCCESS` is checked for its own folder; only the
 /// files a shard's manifest names (and the other crops of the faces it
-/// names) are merged, each the size and SHA-256 `_SUCCESS` records; and
-/// everything is read and checked before anything is written.
+/// names) are merged, each the size and SHA-256 its file list records
+/// (``ShardFileList``, sealed by `_SUCCESS`); and everything is read and
+/// checked before anything is written, but for a file two shards wrote
+/// under one name with other contents, which the linking meets. Nothing is
+/// held per file or per entry: the manifests and lists are walked as
+/// streams, once to check and once to write.
 package enum ShardMerge {
     package struct Summary: Sendable {
         package var shards: Int
@@ -59,18 +64,24 @@ package enum ShardMerge {
         }
 
         // Everything is read and checked before anything is written. The
-        // manifests are read piece by piece (their size and SHA-256, then
-        // their rows), never held whole; they are read again to be written.
+        // manifests, skipped lists and file lists are read piece by piece or
+        // row by row, never held whole, and read again to be written: the
+        // merge takes the same memory for shards of any size.
+        // A link in place of OUT's output folders stops the merge here.
+        for name in ShardCompletion.outputFolders {
+            do throws(OutputDirectory.Failure) { _ = try folder.directory.existingFolder(name) } catch {
+                throw .unwritable(path: error.path, reason: error.reason)
+            }
+        }
         var header: [UInt8]?
         var rows = 0
         var records: [RunRecord] = []
-        var merged: [(shard: Shard, path: String, digest: OutputDirectory.FileDigest)] = []
         for completion in done {
             let shard = try Shard(index: completion.shard, count: count)
             let shardPath = "\(shardsPath)/\(shard.folderName)"
             let hasher = RunningSHA256()
             var headerLine: [UInt8] = [], inHeader = true, lineEnds = 0
-            try folder.readManifest(of: shard) { piece in
+            try folder.readPieces(of: shard, named: "manifest.csv") { piece in
                 hasher.update(piece)
                 var start = 0
                 if inHeader {
@@ -90,66 +101,68 @@ package enum ShardMerge {
                 throw .mismatch("\(shardPath)/manifest.csv is not the manifest its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
             guard !inHeader else { throw .unreadable(path: shardPath + "/manifest.csv", reason: "no header line") }
-            let named = try folder.namedFiles(of: shard)
             if let header, header != headerLine {
                 throw .mismatch("\(shardPath)/manifest.csv has other manifest columns than shard 0-of-\(count)")
             }
             header = headerLine
             rows += lineEnds
-            records.append(try folder.runJSON(of: shard))
-            merged += try files(of: completion, named: named, in: folder.folder(of: shard), shardPath: shardPath)
-                .map { (shard: shard, path: $0.path, digest: $0.digest) }
-        }
-        // A file two shards both wrote must be the same file.
-        var byPath: [String: (shard: Shard, digest: OutputDirectory.FileDigest)] = [:]
-        for file in merged {
-            if let other = byPath[file.path], other.digest != file.digest {
-                throw .mismatch("\(file.path) is written by shards \(other.shard.folderName) and \(file.shard.folderName) with other contents")
+            guard try folder.seal(of: shard, named: SkippedFile.fileName) == completion.skippedList else {
+                throw .mismatch("\(shardPath)/\(SkippedFile.fileName) is not the list its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
-            byPath[file.path] = (file.shard, file.digest)
+            records.append(try folder.runJSON(of: shard))
+            // Each file the merge takes must be in the shard's folder, a
+            // regular file reached without links, the size and SHA-256 listed.
+            let shardFiles = try folder.folder(of: shard)
+            try walkFiles(of: completion, shard: shard, in: folder) { line in
+                guard let digest = shardFiles.digest(of: line.path) else {
+                    throw ShardError.mismatch("\(shardPath)/\(line.path) is missing (or a link, or not a plain file), but _SUCCESS records it: rerun that shard")
+                }
+                guard digest == line.digest else {
+                    throw ShardError.mismatch("\(shardPath)/\(line.path) is not the file its shard wrote (\(digest.bytes) bytes, _SUCCESS records \(line.digest.bytes) and another SHA-256): rerun that shard")
+                }
+            }
         }
         guard let record = RunRecord.merging(records, rows: rows, inputPaths: reference.inputs) else {
             throw .unreadable(path: shardsPath, reason: "no shard records")
         }
 
         // Writes, all through OUT's handle (``OutputDirectory``): no link
-        // below OUT is followed. Folders first, so a link in place of one
-        // stops the merge before any file is linked.
-        let files: Int
+        // below OUT is followed. Each file's folders are opened (created
+        // when missing) when it comes, and closed when the next file is in
+        // other folders: a run has a folder per entry under crops/, more
+        // than a process may hold open at once.
+        var files = 0
         do {
-            // Each folder is opened (created when missing) and closed again:
-            // a run has a folder per entry under crops/, more than a process
-            // may hold open at once.
-            var parents = Set<String>()
-            for file in merged where parents.insert((file.path as NSString).deletingLastPathComponent).inserted {
-                _ = try folder.directory.folder((file.path as NSString).deletingLastPathComponent)
-            }
-            // Then the files, holding only the folders of the current one
-            // open (a shard's files come folder by folder, sorted by path).
             var open: (parent: String, shard: Shard, target: OutputDirectory, source: OutputDirectory)?
-            var linked = Set<String>()
-            for file in merged where linked.insert(file.path).inserted {
-                let parent = (file.path as NSString).deletingLastPathComponent
-                let name = (file.path as NSString).lastPathComponent
-                if open?.parent != parent || open?.shard != file.shard {
-                    open = nil
-                    let source = "shards/\(file.shard.folderName)/\(parent)"
-                    guard let opened = try folder.directory.existingFolder(source) else {
-                        throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing")
+            for completion in done {
+                let shard = try Shard(index: completion.shard, count: count)
+                try walkFiles(of: completion, shard: shard, in: folder) { line in
+                    let parent = (line.path as NSString).deletingLastPathComponent
+                    let name = (line.path as NSString).lastPathComponent
+                    if open?.parent != parent || open?.shard != shard {
+                        open = nil
+                        let source = "shards/\(shard.folderName)/\(parent)"
+                        guard let opened = try folder.directory.existingFolder(source) else {
+                            throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing")
+                        }
+                        open = (parent, shard, try folder.directory.folder(parent), opened)
                     }
-                    open = (parent, file.shard, try folder.directory.folder(parent), opened)
-                }
-                guard let (_, _, target, source) = open else { continue }
-                let added = try target.link(name, from: source)
-                if !added {
-                    // Already there (an earlier merge): it must be this file.
-                    guard folder.directory.digest(of: file.path) == file.digest else {
-                        throw ShardError.mismatch("\(root)/\(file.path) exists with other contents (an earlier merge of another run, or not a plain file): merge into an empty folder")
+                    guard let (_, _, target, source) = open else { return }
+                    let added = try target.link(name, from: source)
+                    if !added {
+                        // Already there (an earlier merge, or another shard's file of the same name): it must be this file.
+                        guard folder.directory.digest(of: line.path) == line.digest else {
+                            throw ShardError.mismatch("\(root)/\(line.path) exists with other contents (another shard's file of that name, an earlier merge of another run, or not a plain file): merge into an empty folder")
+                        }
                     }
+                    files += 1
                 }
             }
-            files = linked.count
-            try writeManifest(of: done, count: count, into: folder)
+            open = nil
+            try writeJoined("manifest.csv", of: done, count: count, into: folder) {
+                ShardCompletion.FileSeal(bytes: $0.manifestBytes, sha256: $0.manifestSHA256)
+            }
+            try writeJoined(SkippedFile.fileName, of: done, count: count, into: folder) { $0.skippedList }
             try record.write(to: folder.directory)
         } catch let error as ShardError {
             throw error
@@ -166,17 +179,36 @@ package enum ShardMerge {
         return Summary(shards: count, rows: rows, files: files, pipeline: reference.pipeline)
     }
 
-    /// Writes OUT/manifest.csv: the shards' manifests in shard order, the
-    /// header once, copied piece by piece (write-then-rename); each read
-    /// again must still be the one `_SUCCESS` records.
-    static func writeManifest(of done: [ShardCompletion], count: Int, into folder: ShardedRunFolder) throws {
-        let file = try folder.directory.streamedFile("manifest.csv")
+    /// Walks the file list of `completion`'s shard (``ShardFileList/walk(_:in:seal:take:)``).
+    private static func walkFiles(of completion: ShardCompletion, shard: Shard, in folder: ShardedRunFolder,
+                                  take: (ShardFileList.Line) throws -> Void) throws(ShardError) {
+        guard let seal = completion.outputList else {
+            throw .badRecord(path: "\(folder.path)/shards/\(shard.folderName)/\(ShardCompletion.fileName)", field: "outputList", reason: "missing")
+        }
+        do {
+            try ShardFileList.walk(shard, in: folder, seal: seal, take: take)
+        } catch let error as ShardError {
+            throw error
+        } catch let error as OutputDirectory.Failure {
+            throw .unwritable(path: error.path, reason: error.reason)
+        } catch {
+            throw .unreadable(path: "\(folder.path)/shards/\(shard.folderName)", reason: "\(error)")
+        }
+    }
+
+    /// Writes OUT's `name` (`manifest.csv`, `skipped.csv`): the shards'
+    /// files of that name in shard order, the header once, copied piece by
+    /// piece (write-then-rename); each read again must still be the one
+    /// `_SUCCESS` records (`sealOf`).
+    static func writeJoined(_ name: String, of done: [ShardCompletion], count: Int, into folder: ShardedRunFolder,
+                            sealOf: (ShardCompletion) -> ShardCompletion.FileSeal?) throws {
+        let file = try folder.directory.streamedFile(name)
         for (number, completion) in done.enumerated() {
             let shard = try Shard(index: completion.shard, count: count)
             let hasher = RunningSHA256()
             var inHeader = number > 0
             var failure: Int32?
-            try folder.readManifest(of: shard) { piece in
+            try folder.readPieces(of: shard, named: name) { piece in
                 hasher.update(piece)
                 var part = piece[...]
                 if inHeader {
@@ -184,51 +216,15 @@ package enum ShardMerge {
                     inHeader = false
                     part = piece[(end + 1)...]
                 }
-                let bytes = UnsafeRawBufferPointer(rebasing: part)
-                var written = 0
-                while failure == nil && written < bytes.count {
-                    let wrote = write(file.descriptor, bytes.baseAddress! + written, bytes.count - written)
-                    if wrote < 0 && errno == EINTR { continue }
-                    if wrote <= 0 { failure = wrote < 0 ? errno : EIO } else { written += wrote }
-                }
+                if failure == nil { failure = OutputDirectory.writeAll(UnsafeRawBufferPointer(rebasing: part), to: file.descriptor) }
             }
             if let failure { throw OutputDirectory.Failure(path: file.path, reason: String(cString: strerror(failure))) }
             let digest = hasher.finalize()
-            guard digest.bytes == Int64(completion.manifestBytes), digest.sha256 == completion.manifestSHA256 else {
-                throw ShardError.mismatch("\(folder.path)/shards/\(shard.folderName)/manifest.csv changed while it was merged: merge again")
+            guard let seal = sealOf(completion), digest.bytes == Int64(seal.bytes), digest.sha256 == seal.sha256 else {
+                throw ShardError.mismatch("\(folder.path)/shards/\(shard.folderName)/\(name) changed while it was merged: merge again")
             }
         }
         try file.commit()
-    }
-
-    /// The output files of one shard that the merge takes: those its
-    /// manifest names (`output`, `faces_json`, `crop`) and the other crops
-    /// of the same faces (the manifest names a face's first crop, its JSON
-    /// all of them, in the same folder). Each must be recorded in `_SUCCESS`
-    /// and be in the shard's folder, a regular file reached without links,
-    /// with the recorded size and SHA-256.
-    static func files(of completion: ShardCompletion, named: [String], in shard: OutputDirectory,
-                      shardPath: String) throws(ShardError) -> [(path: String, digest: OutputDirectory.FileDigest)] {
-        let recorded = Dictionary((completion.outputs ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        for path in named where recorded[path] == nil {
-            throw .mismatch("\(shardPath)/manifest.csv names \(path), which its _SUCCESS does not record: rerun that shard")
-        }
-        let named = Set(named)
-        let cropFolders = Set(named.filter { $0.hasPrefix("crops/") }.map { ($0 as NSString).deletingLastPathComponent })
-        var result: [(path: String, digest: OutputDirectory.FileDigest)] = []
-        for output in completion.outputs ?? [] {
-            guard named.contains(output.path)
-                    || (output.path.hasPrefix("crops/") && cropFolders.contains((output.path as NSString).deletingLastPathComponent)) else { continue }
-            let expected = OutputDirectory.FileDigest(bytes: output.bytes, sha256: output.sha256)
-            guard let digest = shard.digest(of: output.path) else {
-                throw .mismatch("\(shardPath)/\(output.path) is missing (or a link, or not a plain file), but _SUCCESS records it: rerun that shard")
-            }
-            guard digest == expected else {
-                throw .mismatch("\(shardPath)/\(output.path) is not the file its shard wrote (\(digest.bytes) bytes, _SUCCESS records \(output.bytes) and another SHA-256): rerun that shard")
-            }
-            result.append((output.path, expected))
-        }
-        return result
     }
 
     /// The shards' run summaries as one: counts added, skipped entries
@@ -246,10 +242,15 @@ package enum ShardMerge {
             result.damagedRecords += summary.damagedRecords
             result.redoneEntries += summary.redoneEntries
             result.megapixels += summary.megapixels
-            result.skipped += summary.skipped
+            result.skipped.append(contentsOf: summary.skipped)
+            if let members = summary.leftOutMembers {
+                var combined = result.leftOutMembers ?? SkippedList()
+                combined.append(contentsOf: members)
+                result.leftOutMembers = combined
+            }
             result.copiedMembers += summary.copiedMembers
             if let covered = summary.coveredVideoRegions { result.coveredVideoRegions = (result.coveredVideoRegions ?? 0) + covered }
-            result.leftOutOfShards += summary.leftOutOfShards
+            result.leftOutOfShards.append(contentsOf: summary.leftOutOfShards)
             result.notes += summary.notes
             result.interrupted = result.interrupted || summary.interrupted
             if let failure = summary.writeFailure { result.writeFailure = (result.writeFailure.map { $0 + "; " } ?? "") + failure }

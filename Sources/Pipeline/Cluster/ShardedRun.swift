@@ -58,32 +58,24 @@ package enum ShardedRun {
         let summary = try await PipelineRunner.run(plan, inputs: inputs, configuration: configuration,
                                                    toolVersion: toolVersion, hooks: hooks)
         if summary.interrupted { return .interrupted(summary) }
-        let manifestPath = folder.appendingPathComponent("manifest.csv").path
-        let manifest = try FileFailure.at(manifestPath) { try Data(contentsOf: URL(fileURLWithPath: manifestPath)) }
-        let outputs = try outputFiles(in: folder)
+        // Each read one piece or row at a time: the same memory for a shard of any size.
+        let directory = try OutputDirectory(path: folder.path)
+        func seal(_ name: String) throws -> ShardCompletion.FileSeal {
+            guard let digest = directory.digest(of: name) else {
+                throw OutputDirectory.Failure(path: folder.path + "/" + name, reason: "missing or unreadable")
+            }
+            return ShardCompletion.FileSeal(bytes: digest.bytes, sha256: digest.sha256)
+        }
+        let manifest = try seal("manifest.csv")
+        let skipped = try seal(SkippedFile.fileName)
+        let outputList = try ShardFileList.write(in: directory)
         let completion = ShardCompletion(
             shard: shard.index, shardCount: shard.count, pipeline: plan.name, pipelineFingerprint: plan.fingerprint,
             resultsVersion: CompiledPipeline.resultsVersion, models: models,
             inputs: assignment.paths, inputSizes: assignment.sizes, assigned: Array(assignment.blocks[shard.index]),
-            manifestBytes: manifest.count, manifestSHA256: sha256Hex(manifest), commandLine: CommandLine.arguments,
-            outputs: outputs)
+            manifestBytes: manifest.bytes, manifestSHA256: manifest.sha256, commandLine: CommandLine.arguments,
+            outputList: outputList, skippedList: skipped)
         try completion.write(into: folder)
         return .finished(summary, inputs: mine)
-    }
-
-    /// Every file below the shard's `images/`, `faces/` and `crops/`
-    /// (links are not followed), with its size and SHA-256, for `_SUCCESS`.
-    static func outputFiles(in folder: URL) throws -> [CompletionRecord.Output] {
-        let directory = try OutputDirectory(path: folder.path)
-        var outputs: [CompletionRecord.Output] = []
-        for part in ShardCompletion.outputFolders {
-            for path in try directory.regularFiles(below: part) {
-                guard let digest = directory.digest(of: path) else {
-                    throw OutputDirectory.Failure(path: folder.path + "/" + path, reason: "unreadable")
-                }
-                outputs.append(.init(path: path, bytes: digest.bytes, sha256: digest.sha256))
-            }
-        }
-        return outputs
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 /// `_SUCCESS` by ``ShardCompletion/init(decoding:path:shard:)``, `run.json`
 /// by ``RunRecord/init(decoding:)`` and `manifest.csv` by the decoder below
 /// (all of which `fuzz-run-folder` feeds; `merge` reads the manifest
-/// piece by piece through the same checks).
+/// piece by piece through the same checks), `_SUCCESS.files` by
+/// ``ShardFileList/walk(_:in:seal:take:)``.
 package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory
@@ -60,10 +61,10 @@ package final class ShardedRunFolder {
         return try ShardCompletion(decoding: bytes, path: path + "/" + relative, shard: shard)
     }
 
-    /// Calls `body` with the shard's `manifest.csv` bytes, piece by piece
-    /// (``OutputDirectory/readPieces(of:_:)``: never held whole).
-    func readManifest(of shard: Shard, _ body: (UnsafeRawBufferPointer) -> Void) throws(ShardError) {
-        let relative = "shards/\(shard.folderName)/manifest.csv"
+    /// Calls `body` with the bytes of the shard's file `name` (`manifest.csv`,
+    /// `skipped.csv`), piece by piece (``OutputDirectory/readPieces(of:_:)``: never held whole).
+    func readPieces(of shard: Shard, named name: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(ShardError) {
+        let relative = "shards/\(shard.folderName)/\(name)"
         let found: Bool
         do throws(OutputDirectory.Failure) { found = try directory.readPieces(of: relative, body) } catch {
             throw .unreadable(path: error.path, reason: error.reason)
@@ -71,23 +72,24 @@ package final class ShardedRunFolder {
         guard found else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
     }
 
-    /// The output files the shard's manifest names (``namedFiles(_:)``), its rows read one at a time.
-    func namedFiles(of shard: Shard) throws(ShardError) -> [String] {
-        let relative = "shards/\(shard.folderName)/manifest.csv"
-        let shown = path + "/" + relative
-        let result = directory.withRegularFile(relative) { descriptor, _ -> Result<[String], ReportError> in
-            do throws(ReportError) {
-                let reader = try ManifestReader(descriptor: descriptor, shownAs: shown)
-                return .success(try Self.namedFiles(reader.next))
-            } catch {
-                return .failure(error)
-            }
+    /// Calls `body` with the open descriptor of the shard's regular file
+    /// `name` (reached without links, as every read here), which it reads
+    /// from its start; throws when the file is missing or not a regular file.
+    func withFile(of shard: Shard, named name: String, _ body: (Int32) throws -> Void) throws {
+        let relative = "shards/\(shard.folderName)/\(name)"
+        let result = directory.withRegularFile(relative) { descriptor, _ -> Result<Void, any Error> in
+            Result { try body(descriptor) }
         }
-        switch result {
-        case nil: throw .unreadable(path: shown, reason: "missing, or not a regular file")
-        case .success(let named): return named
-        case .failure(let error): throw .unreadable(path: shown, reason: "\(error)")
-        }
+        guard let result else { throw ShardError.unreadable(path: path + "/" + relative, reason: "missing, or not a regular file") }
+        try result.get()
+    }
+
+    /// The size and SHA-256 of the shard's file `name`, read piece by piece.
+    func seal(of shard: Shard, named name: String) throws(ShardError) -> ShardCompletion.FileSeal {
+        let hasher = RunningSHA256()
+        try readPieces(of: shard, named: name, hasher.update)
+        let digest = hasher.finalize()
+        return ShardCompletion.FileSeal(bytes: Int(digest.bytes), sha256: digest.sha256)
     }
 
     /// The shard's `run.json`.

@@ -6,6 +6,8 @@ import Foundation
 final class OrderedWriter: EntryWriter {
     private let sink: any OutputSink
     private let manifest: OutputFile
+    /// Every skipped entry, as it is seen (`skipped.csv`).
+    private let skippedFile: SkippedFile
     /// Bytes of the manifest's header, and of all rows written whole.
     private var manifestHeaderBytes = 0
     private var manifestBytes = 0
@@ -40,7 +42,7 @@ final class OrderedWriter: EntryWriter {
     private let imageFileInputs: Set<Int>
 
     /// `manifest`: a new, empty file (``OutputDirectory/createFile(_:)``).
-    init(sink: any OutputSink, manifest: OutputFile, completions: CompletionStore,
+    init(sink: any OutputSink, manifest: OutputFile, skippedFile: SkippedFile, completions: CompletionStore,
          pipelineFingerprint: String, outputSignature: String, orderedPasses: [any OrderedRecordPass] = [],
          videoFramesPass: (any OrderedRecordPass)? = nil, shards: RedactedTars? = nil,
          videoDirectory: OutputDirectory? = nil, videoCover: (redact: Redact, reach: Int)? = nil,
@@ -53,6 +55,7 @@ final class OrderedWriter: EntryWriter {
         self.videoFramesPass = videoFramesPass
         self.shards = shards
         self.manifest = manifest
+        self.skippedFile = skippedFile
         self.sink = sink
         self.completions = completions
         self.pipelineFingerprint = pipelineFingerprint
@@ -74,8 +77,9 @@ final class OrderedWriter: EntryWriter {
                                   outputSignature: outputSignature, frame: frame)
     }
 
-    func addSkipped(_ skipped: RunSummary.SkippedRecord) {
-        summary.skipped.append(skipped)
+    func addSkipped(_ skipped: RunSummary.SkippedRecord) throws {
+        try skippedFile.append(skipped)
+        summary.addSkipped(skipped)
     }
 
     func markInterrupted() { summary.interrupted = true }
@@ -291,6 +295,7 @@ final class OrderedWriter: EntryWriter {
         if let note = dropOpenShard() { summary.notes.append(note) }
         try sink.finish()
         try manifest.close()
+        try skippedFile.close()
     }
 
     /// The redacted shard being written, if any, is removed (and one of
@@ -308,9 +313,10 @@ final class OrderedWriter: EntryWriter {
         }
         manifestBytes = rowsStart
         if input == currentArchive {
-            // Count only what the manifest lists (skipped entries stay listed in run.json).
+            // Count only what the manifest lists (skipped entries stay listed in skipped.csv).
             var restored = archiveStartSummary
             restored.skipped = summary.skipped
+            restored.leftOutMembers = summary.leftOutMembers
             restored.interrupted = summary.interrupted
             restored.notes = summary.notes
             summary = restored

@@ -14,7 +14,7 @@ package enum OutputFolderRule {
     /// holds `--output-tar`'s numbered tars, `outputs.tar` and
     /// `outputs.tar.partial` are the single tar of facepipe before them;
     /// `redacted` holds `--redacted-shards`' shards).
-    package static let facepipeNames = ["manifest.csv", "run.json", "report.html", "images", "faces", "crops", TarSink.folderName, "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
+    package static let facepipeNames = ["manifest.csv", "run.json", SkippedFile.fileName, "report.html", "images", "faces", "crops", TarSink.folderName, "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
 
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading

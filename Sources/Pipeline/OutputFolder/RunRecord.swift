@@ -147,7 +147,9 @@ package struct RunRecord: Codable, Sendable {
                         ("keptFaces", summary.keptFaces), ("resumedEntries", summary.resumedEntries),
                         ("cacheHits", summary.cacheHits), ("damagedRecords", summary.damagedRecords),
                         ("redoneEntries", summary.redoneEntries), ("copiedMembers", summary.copiedMembers),
-                        ("coveredVideoRegions", summary.coveredVideoRegions ?? 0)]
+                        ("coveredVideoRegions", summary.coveredVideoRegions ?? 0),
+                        ("skipped.count", summary.skipped.count), ("leftOutOfShards.count", summary.leftOutOfShards.count),
+                        ("leftOutMembers.count", summary.leftOutMembers?.count ?? 0)]
         for (name, value) in counters where !(0...Self.counterLimit).contains(value) {
             throw .badField(prefix + "summary.\(name)", reason: "\(value) is not within 0…\(Self.counterLimit)")
         }

@@ -22,7 +22,7 @@ final class JSONLinesWriter: EntryWriter {
                             contentHash: String, frame: Int?) -> CompletionRecord? { nil }
 
     func addSkipped(_ skipped: RunSummary.SkippedRecord) {
-        summary.skipped.append(skipped)
+        summary.addSkipped(skipped)
     }
 
     func markInterrupted() { summary.interrupted = true }

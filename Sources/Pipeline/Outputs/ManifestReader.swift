@@ -6,7 +6,9 @@ import Glibc
 /// doubled quotes, CRLF or LF line ends), its header checked against
 /// ``Manifest/columns``: what the report, `export` and `merge` walk. The
 /// file is read in pieces of ``pieceBytes``, so a manifest of any length
-/// takes the same memory (one row and one piece).
+/// takes the same memory (one row and one piece). The other CSV files
+/// facepipe writes (`skipped.csv`, a shard's `_SUCCESS.files`) are read by
+/// the same code, each with its own header (``init(descriptor:shownAs:header:)``).
 package final class ManifestReader {
     /// The header as the file has it: ``Manifest/columns``, or
     /// ``ManifestTable/columnsBeforeVideo`` for a manifest written before video input.
@@ -18,12 +20,19 @@ package final class ManifestReader {
     private let descriptor: Int32?
     private let file: RegularFile?
     /// The file as messages name it.
-    private let shownAs: String
+    let shownAs: String
+    /// The headers the file may have: the manifest's (nil), or one other file's.
+    private var otherHeader: [String]?
     private var piece: [UInt8]
     private var position = 0
     private var fileOffset: Int64 = 0
     /// Records read so far, the header included (a record's line number is this + 1).
     private var records = 0
+    /// Sees every byte the reader reads from its file, in order, once (a
+    /// running SHA-256 of exactly what was parsed).
+    private var observer: ((UnsafeRawBufferPointer) -> Void)?
+    /// Rows read so far, the header not included.
+    var rows: Int { max(0, records - 1) }
 
     /// Reads `bytes` (a whole manifest), shown as `manifest.csv` in messages.
     package init(bytes: [UInt8]) throws(ReportError) {
@@ -53,6 +62,21 @@ package final class ManifestReader {
         header = try readHeader()
     }
 
+    /// Reads the open file `descriptor` (kept open by the caller) of another
+    /// of facepipe's CSV files, whose first line must be `header`; its rows
+    /// must be as wide. Named `shownAs` in messages. `observer` sees every
+    /// byte read, in order, once (to hash exactly what was parsed).
+    init(descriptor: Int32, shownAs: String, header expected: [String],
+         observer: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ReportError) {
+        file = nil
+        self.descriptor = descriptor
+        self.shownAs = shownAs
+        otherHeader = expected
+        self.observer = observer
+        piece = []
+        header = try readHeader()
+    }
+
     /// Opens `manifest.csv` in `folder` (``RunFolder``: no link followed).
     package convenience init(in folder: RunFolder, name: String = "manifest.csv") throws(ReportError) {
         let shown = folder.root.appendingPathComponent(name).path
@@ -66,18 +90,32 @@ package final class ManifestReader {
     package func next() throws(ReportError) -> [String]? {
         guard let record = try nextRecord() else { return nil }
         guard record.count == header.count else {
-            throw .malformedManifest(line: records, reason: "\(record.count) fields, the header has \(header.count)")
+            throw malformed(line: records, reason: "\(record.count) fields, the header has \(header.count)")
         }
+        if otherHeader != nil { return record }
         return header.count == Manifest.columns.count ? record
             : record + [String](repeating: "", count: Manifest.columns.count - header.count)
     }
 
     private func readHeader() throws(ReportError) -> [String] {
         let first = try nextRecord()
+        if let otherHeader {
+            guard first == otherHeader else {
+                throw malformed(line: 1, reason: "the header is not facepipe's (\(otherHeader.joined(separator: ",")))")
+            }
+            return otherHeader
+        }
         guard let first, first == Manifest.columns || first == ManifestTable.columnsBeforeVideo else {
             throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")
         }
         return first
+    }
+
+    /// A row that is not what facepipe writes: for the manifest, where
+    /// the report has said so since it read one; for another file, naming it.
+    private func malformed(line: Int, reason: String) -> ReportError {
+        otherHeader == nil ? .malformedManifest(line: line, reason: reason)
+            : .unreadable(file: shownAs, reason: "line \(line): \(reason)")
     }
 
     // MARK: - Bytes
@@ -111,6 +149,7 @@ package final class ManifestReader {
             initialized = max(count, 0)
         }
         if count < 0 { throw .unreadable(file: shownAs, reason: String(cString: strerror(errno))) }
+        if let observer, count > 0 { piece.withUnsafeBytes { observer(UnsafeRawBufferPointer(rebasing: $0[..<count])) } }
         fileOffset += Int64(count)
         return count > 0
     }
@@ -146,7 +185,7 @@ package final class ManifestReader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard atFieldStart else {
-                    throw .malformedManifest(line: records + 1, reason: "a quote inside an unquoted field")
+                    throw malformed(line: records + 1, reason: "a quote inside an unquoted field")
                 }
                 quoted = true
                 atFieldStart = false
@@ -159,13 +198,13 @@ package final class ManifestReader {
                 return record
             default:
                 if afterQuote {
-                    throw .malformedManifest(line: records + 1, reason: "text after a closing quote")
+                    throw malformed(line: records + 1, reason: "text after a closing quote")
                 }
                 field.append(byte)
                 atFieldStart = false
             }
         }
-        if quoted { throw .malformedManifest(line: records + 1, reason: "a quoted field is not closed") }
+        if quoted { throw malformed(line: records + 1, reason: "a quoted field is not closed") }
         guard !field.isEmpty || !record.isEmpty || afterQuote else { return nil }
         endField()
         records += 1

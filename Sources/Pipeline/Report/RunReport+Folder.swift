@@ -4,6 +4,29 @@ extension RunReport {
     /// The report's name in an output folder.
     package static let fileName = "report.html"
 
+    /// The skipped entries of the run folder grouped by reason: every row of
+    /// its `skipped.csv`, read one at a time (``ReasonTally``: bounded);
+    /// a folder written before that file existed: the ones `record` names.
+    static func skippedGroups(in folder: RunFolder, record: RunRecord?) throws(ReportError) -> [ReasonGroup] {
+        var tally = ReasonTally()
+        func add(_ skipped: RunSummary.SkippedRecord) {
+            tally.add(skipped.reason, entry: EntryDisplayName.of(archive: skipped.archive, entry: skipped.name))
+        }
+        guard folder.holds(SkippedFile.fileName) else {
+            record?.summary.skipped.first.forEach(add)
+            return tally.grouped
+        }
+        let shown = folder.root.appendingPathComponent(SkippedFile.fileName).path
+        let file: RegularFile
+        do { file = try folder.open(SkippedFile.fileName) } catch { throw .unreadable(file: shown, reason: error.reason) }
+        // The reader reads `file`'s descriptor, which `file` closes when it goes.
+        try withExtendedLifetime(file) { () throws(ReportError) in
+            let reader = try ManifestReader(descriptor: file.descriptor, shownAs: shown, header: SkippedFile.columns)
+            try SkippedFile.read(reader, add)
+        }
+        return tally.grouped
+    }
+
     /// The report on the output folder `directory`, from its `manifest.csv`
     /// and `run.json` (read through ``RunFolder``: no link followed), with
     /// run.json's text for the page (a UTF-8 byte order mark dropped). The
@@ -28,7 +51,8 @@ extension RunReport {
             problem = "\(RunRecord.fileName): \(error); its skipped entries are not listed"
         }
         let imagesInTar = (folder.holds("outputs") || folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
-        var report = try RunReport(manifest: manifest, skipped: record?.summary.skipped ?? [], imagesInTar: imagesInTar)
+        let skipped = try skippedGroups(in: folder, record: record)
+        var report = try RunReport(manifest: manifest, skipped: skipped, imagesInTar: imagesInTar)
         report.runRecordProblem = problem
         return (report, String(decoding: runJSON, as: UTF8.self))
     }

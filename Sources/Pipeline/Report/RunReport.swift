@@ -78,8 +78,8 @@ package struct RunReport: Sendable, Equatable, Codable {
     package static let outcomes = ["with kept faces", "only rejected faces", "no face", "processed (no detector)", "error"]
 
     /// The report on `manifest` (rows in manifest order) and the skipped
-    /// entries run.json lists.
-    package init(manifest: ManifestReader, skipped: [RunSummary.SkippedRecord], imagesInTar: Bool) throws(ReportError) {
+    /// entries, grouped by reason (``skippedGroups(in:record:)``).
+    package init(manifest: ManifestReader, skipped: [ReasonGroup], imagesInTar: Bool) throws(ReportError) {
         let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
                  index: ManifestTable.column("index"), status: ManifestTable.column("status"),
                  error: ManifestTable.column("error"), face: ManifestTable.column("face"),
@@ -164,7 +164,7 @@ package struct RunReport: Sendable, Equatable, Codable {
         keptFaces = kept
         self.errors = errors.grouped
         self.rejections = rejections.grouped
-        self.skipped = ReasonGroup.grouping(skipped.map { (text: $0.reason, entry: EntryDisplayName.of(archive: $0.archive, entry: $0.name)) })
+        self.skipped = skipped
         self.histograms = histograms
         self.gallery = imagesInTar ? [] : gallery
         self.galleryCounts = imagesInTar ? galleryCounts.map { _ in 0 } : galleryCounts

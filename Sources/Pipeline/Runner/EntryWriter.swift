@@ -11,8 +11,9 @@ protocol EntryWriter: AnyObject {
     /// `frame`: a video frame's index in its video.
     func reusableCompletion(archive: Int, archiveName: String, entryName: String, index: Int,
                             contentHash: String, frame: Int?) -> CompletionRecord?
-    /// A header that is not a regular file.
-    func addSkipped(_ skipped: RunSummary.SkippedRecord)
+    /// An entry that is not processed (a header that is not a regular
+    /// file, a member left out): counted, and listed where the writer lists them.
+    func addSkipped(_ skipped: RunSummary.SkippedRecord) throws
     /// The run stops early; what was written stays consistent.
     func markInterrupted()
     /// Writes the outcome of the next position.

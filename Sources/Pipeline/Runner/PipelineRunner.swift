@@ -53,6 +53,7 @@ public enum PipelineRunner {
             let shards = try shardInputs.map { try RedactedTars(directory: directory, inputs: $0) }
             let passes = plan.orderedPasses(steps)
             writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
+                                       skippedFile: try SkippedFile(in: directory),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
                                        orderedPasses: passes.stages, videoFramesPass: passes.videoFrames, shards: shards,
@@ -157,6 +158,15 @@ public enum PipelineRunner {
                     hooks.progress(progress)
                 }
             }
+            func skip(_ skipped: RunSummary.SkippedRecord) {
+                guard writeFailure == nil else { return }
+                do {
+                    try writer.addSkipped(skipped)
+                } catch {
+                    writeFailure = "\(error) (listing the skipped \(EntryDisplayName.of(archive: skipped.archive, entry: skipped.name)))"
+                }
+                hooks.notice(.entrySkipped(skipped))
+            }
             func make(_ outcome: (Int) -> SequencedOutcome) {
                 let sequence = schedule.reserve()
                 write(schedule.made(outcome(sequence), at: sequence))
@@ -232,9 +242,7 @@ public enum PipelineRunner {
                                                     outcome: .copied(entry.data)) }
                             continue
                         case .leaveOut(let reason):
-                            let skipped = RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason)
-                            writer.addSkipped(skipped)
-                            hooks.notice(.entrySkipped(skipped))
+                            skip(RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason))
                             continue
                         }
                     case .frame(let frame):
@@ -242,19 +250,15 @@ public enum PipelineRunner {
                             // A redacted shard holds pictures in place of pictures: a video is left out, said once.
                             if leftOutVideo != [archiveNumber, frame.index] {
                                 leftOutVideo = [archiveNumber, frame.index]
-                                let skipped = RunSummary.SkippedRecord(archive: input.name, index: frame.index,
-                                                                       name: String(frame.name[..<(frame.name.lastIndex(of: "#") ?? frame.name.endIndex)]),
-                                                                       reason: RedactedTarMember.leftOutPrefix + "a video (--redacted-shards writes pictures only)")
-                                writer.addSkipped(skipped)
-                                hooks.notice(.entrySkipped(skipped))
+                                skip(RunSummary.SkippedRecord(archive: input.name, index: frame.index,
+                                                              name: String(frame.name[..<(frame.name.lastIndex(of: "#") ?? frame.name.endIndex)]),
+                                                              reason: RedactedTarMember.leftOutPrefix + "a video (--redacted-shards writes pictures only)"))
                             }
                             continue
                         }
                         work = .frame(frame)
                     case let .skipped(index, name, reason):
-                        let skipped = RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason)
-                        writer.addSkipped(skipped)
-                        hooks.notice(.entrySkipped(skipped))
+                        skip(RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason))
                         continue
                     case let .unreadable(index, name, rawName, reason):
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,

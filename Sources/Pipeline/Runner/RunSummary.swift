@@ -17,13 +17,20 @@ public struct RunSummary: Sendable, Codable {
     /// missing or changed.
     public var redoneEntries = 0
     public var megapixels = 0.0
-    /// Non-regular entries (directories, links…), listed.
-    public var skipped: [SkippedRecord] = []
+    /// Entries that were not processed (directories, links, files that are
+    /// not images…): counted, the first named (``SkippedList``); every one
+    /// is a row of `skipped.csv` (``SkippedFile``).
+    public var skipped = SkippedList()
     /// `--redacted-shards`: members that are not images, copied into the shards.
     public var copiedMembers = 0
     /// `--redacted-shards`: entries left out of their shard because they
-    /// could not be processed (each also has an error row), in order.
-    public var leftOutOfShards: [SkippedRecord] = []
+    /// could not be processed (each also has an error row, so the manifest's
+    /// error rows are the whole list), in order: counted, the first named.
+    public var leftOutOfShards = SkippedList()
+    /// `--redacted-shards`: the skipped members that are left out of their
+    /// shard (``RedactedTarMember/isLeftOut(_:)``; also in ``skipped``),
+    /// which ``line`` names; nil when there are none.
+    public var leftOutMembers: SkippedList?
     /// What became of outputs the run could not finish (a redacted shard
     /// whose input was not read to the end).
     public var notes: [String] = []
@@ -60,23 +67,33 @@ public struct RunSummary: Sendable, Codable {
     /// How many members left out of the redacted shards ``line`` names.
     static let leftOutMembersNamed = 20
 
+    /// Adds an entry that was not processed, to ``skipped`` (and to
+    /// ``leftOutMembers`` when it is a member left out of its redacted shard).
+    public mutating func addSkipped(_ record: SkippedRecord) {
+        skipped.append(record)
+        guard RedactedTarMember.isLeftOut(record) else { return }
+        var members = leftOutMembers ?? SkippedList()
+        members.append(record)
+        leftOutMembers = members
+    }
+
     /// One line for the end of a run.
     public var line: String {
         var parts = [entries.counted("entry", "entries"), faces.counted("face", "faces") + " (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
-        parts.append("\(skipped.count) skipped (listed in run.json)")
+        parts.append("\(skipped.count) skipped (listed in \(SkippedFile.fileName))")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
-        let leftOutMembers = skipped.filter(RedactedTarMember.isLeftOut)
-        if !leftOutMembers.isEmpty {
+        if let leftOutMembers, !leftOutMembers.isEmpty {
             // Named here, escaped for the terminal: what a shard does not hold is not silent.
-            let shown = leftOutMembers.prefix(Self.leftOutMembersNamed)
+            let shown = leftOutMembers.first.prefix(Self.leftOutMembersNamed)
                 .map { TerminalText.escaped(EntryDisplayName.of(archive: $0.archive, entry: $0.name)) }
             let more = leftOutMembers.count - shown.count
-            parts.append(leftOutMembers.count.counted("member", "members") + " left out of the redacted shards ("
-                         + shown.joined(separator: " ") + (more > 0 ? " and \(more) more" : "") + "; why in run.json)")
+            let names = shown.joined(separator: " ") + (more > 0 ? " and \(more) more" : "")
+            let counted = leftOutMembers.count.counted("member", "members")
+            parts.append("\(counted) left out of the redacted shards (\(names); why in \(SkippedFile.fileName))")
         }
         if !leftOutOfShards.isEmpty {
-            parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (listed in run.json)")
+            parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (the manifest's error rows)")
         }
         if let covered = coveredVideoRegions, covered > 0 {
             parts.append(covered.counted("region", "regions") + " covered in video frames where a tracked face was missed")
