@@ -172,6 +172,33 @@ QPW_AVX2_TARGET static void quantize16_avx2(const float *x, int32_t I, int32_t G
     }
 }
 
+/// `quantize16_avx2` for `I = 16·W` channels (W = 1, 2 or 4: a constant
+/// where it is inlined) and a whole tile, with the same bits: no masked
+/// loads, no tail, each pixel's vectors loaded once for its maximum and
+/// its conversion (YuNet-s's 16-, 32- and 64-channel maps).
+QPW_AVX2_TARGET static inline __attribute__((always_inline)) void quantize16_whole_avx2(const float *x, int32_t W,
+                                                                                      int16_t q[][FACEPIPE_QPW_MAX_IN_CHANNELS + 16], float s[8]) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 m[8];
+    for (int t = 0; t < QPW_AVX2_TILE; t++) {
+        const float *pixel = x + (intptr_t)t * 16 * W;
+        m[t] = _mm256_max_ps(_mm256_andnot_ps(sign, _mm256_loadu_ps(pixel)), _mm256_andnot_ps(sign, _mm256_loadu_ps(pixel + 8)));
+        for (int32_t k = 1; k < 2 * W; k++) m[t] = _mm256_max_ps(m[t], _mm256_andnot_ps(sign, _mm256_loadu_ps(pixel + 8 * k)));
+    }
+    for (int t = QPW_AVX2_TILE; t < 8; t++) m[t] = _mm256_setzero_ps();
+    _Alignas(32) float inverses[8];
+    _mm256_store_ps(inverses, tile_scales_avx2(m, s));
+    for (int t = 0; t < QPW_AVX2_TILE; t++) {
+        const float *pixel = x + (intptr_t)t * 16 * W;
+        const __m256 inverse = _mm256_broadcast_ss(inverses + t);
+        for (int32_t k = 0; k < W; k++) {
+            const __m256i a = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(pixel + 16 * k), inverse));
+            const __m256i b = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(pixel + 16 * k + 8), inverse));
+            _mm256_storeu_si256((__m256i *)(q[t] + 16 * k), _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), _MM_SHUFFLE(3, 1, 2, 0)));
+        }
+    }
+}
+
 /// The epilogue of 8 channels from `o` of one pixel, from `d = A − Z`
 /// (exact) and `scale = t[o…]·s`. Whole-vector loads and stores where all 8
 /// channels exist (AMD runs `vmaskmovps` stores slowly).
@@ -208,7 +235,15 @@ QPW_AVX2_TARGET static inline __attribute__((always_inline)) void qpw_avx2(const
     const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
     for (int32_t pixel = 0; pixel < p->pixels; pixel += QPW_AVX2_TILE) {
         const int32_t T = p->pixels - pixel < QPW_AVX2_TILE ? p->pixels - pixel : QPW_AVX2_TILE;
-        quantize16_avx2(p->input + (intptr_t)pixel * I, I, G, T, q, s);
+        if (T == QPW_AVX2_TILE && I == 16) {
+            quantize16_whole_avx2(p->input + (intptr_t)pixel * I, 1, q, s);
+        } else if (T == QPW_AVX2_TILE && I == 32) {
+            quantize16_whole_avx2(p->input + (intptr_t)pixel * I, 2, q, s);
+        } else if (T == QPW_AVX2_TILE && I == 64) {
+            quantize16_whole_avx2(p->input + (intptr_t)pixel * I, 4, q, s);
+        } else {
+            quantize16_avx2(p->input + (intptr_t)pixel * I, I, G, T, q, s);
+        }
         for (int32_t o = 0; o < O; o += 8) {
             const int8_t *w = p->weights + (intptr_t)(o / 16) * G * 64 + (o % 16) * 4;
             __m256i a[QPW_AVX2_TILE][2];

@@ -97,27 +97,41 @@ extension Kernels {
                 }
                 return UnsafePointer(zeros)
             }
+            /// `channels` floats from `source` (nil: zeros) to `target`: in
+            /// 8-lane vectors for a multiple of 8 channels (a window tap is
+            /// one to eight of them; `update(from:count:)` was a `memmove`
+            /// call per tap), else element by element.
+            @inline(__always) func copyTap(_ source: UnsafePointer<Float>?, _ target: UnsafeMutablePointer<Float>) {
+                guard channels % 8 == 0 else {
+                    if let source { target.update(from: source, count: channels) } else { target.update(repeating: 0, count: channels) }
+                    return
+                }
+                var c = 0
+                while c < channels {
+                    UnsafeMutableRawPointer(target + c).storeBytes(of: source.map { load($0 + c) } ?? .zero, as: SIMD8<Float>.self)
+                    c += 8
+                }
+            }
             /// Border pixels of output row `row`, each from a copy of its window.
             func borderPixels(_ row: Int) {
                 let iy0 = row - g.padTop
                 let outRow = output + row * g.outWidth * channels
-                for ox in 0..<g.outWidth where ox < firstFull || ox >= lastFull {
+                func pixel(_ ox: Int) {
                     for ky in 0..<3 {
                         let iy = iy0 + ky
                         for kx in 0..<3 {
                             let ix = ox - g.padLeft + kx
-                            let target = window + (ky * 3 + kx) * channels
-                            if iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth {
-                                target.update(from: input + iy * rowFloats + ix * channels, count: channels)
-                            } else {
-                                target.update(repeating: 0, count: channels)
-                            }
+                            let inside = iy >= 0 && iy < g.inHeight && ix >= 0 && ix < g.inWidth
+                            copyTap(inside ? input + iy * rowFloats + ix * channels : nil, window + (ky * 3 + kx) * channels)
                         }
                     }
                     Depthwise3x3s1AVX512.row(top: window, middle: window + 3 * channels, bottom: window + 6 * channels,
                                          channels: channels, table: table, count: channels, activation: activation,
                                          output: outRow + ox * channels)
                 }
+                // The columns left and right of the interior (`lastFull` ≥ `firstFull`), not a test of every column.
+                for ox in 0..<firstFull { pixel(ox) }
+                for ox in lastFull..<g.outWidth { pixel(ox) }
             }
             let start = (firstFull - g.padLeft) * channels, interior = (lastFull - firstFull) * channels
             var oy = 0

@@ -20,26 +20,47 @@ public enum MaxPool2x2s2AVX512 {
     @inline(never)
     public static func row(top: UnsafePointer<Float>, bottom: UnsafePointer<Float>, channels: Int, pixels: Int,
                            output: UnsafeMutablePointer<Float>) {
+        /// Lane by lane, not `replacing(with:where:)`: with that, LLVM
+        /// turned the loads of `b` into masked loads, split every vector into
+        /// halves and moved each comparison between mask and vector registers
+        /// (about 25 instructions per output vector); this form gives one
+        /// `vmaxps` per maximum (x86's `max(b, a)` is `b > a ? b : a`, this
+        /// same expression for every input, signed zeros and NaNs included).
         @inline(__always) func maximum(_ a: SIMD16<Float>, _ b: SIMD16<Float>) -> SIMD16<Float> {
-            a.replacing(with: b, where: a .< b)
+            var result = a
+            for lane in 0..<16 { result[lane] = a[lane] < b[lane] ? b[lane] : a[lane] }
+            return result
         }
-        @inline(__always) func pixel(_ p: Int, exact: Bool) {
-            let t = top + 2 * p * channels, b = bottom + 2 * p * channels, out = output + p * channels
+        @inline(__always) func window(_ p: Int, _ c: Int) -> SIMD16<Float> {
+            let t = top + 2 * p * channels + c, b = bottom + 2 * p * channels + c
+            return maximum(maximum(AVX512Vector.load(t), AVX512Vector.load(t + channels)),
+                           maximum(AVX512Vector.load(b), AVX512Vector.load(b + channels)))
+        }
+        /// Pixel `p` in whole-vector stores (the last one's lanes past `channels` land in pixel `p + 1`).
+        /// Its own loop, apart from `pixelExact`'s partial stores, so that it stays in whole 16-lane vectors.
+        @inline(__always) func pixelSpilling(_ p: Int) {
+            let out = UnsafeMutableRawPointer(output + p * channels)
             var c = 0
             while c < channels {
-                let upper = maximum(AVX512Vector.load(t + c), AVX512Vector.load(t + channels + c))
-                let lower = maximum(AVX512Vector.load(b + c), AVX512Vector.load(b + channels + c))
-                if exact && c + 16 > channels {
-                    AVX512Vector.store(maximum(upper, lower), out + c, lanes: channels - c)
-                } else {
-                    UnsafeMutableRawPointer(out + c).storeBytes(of: maximum(upper, lower), as: SIMD16<Float>.self)
-                }
+                (out + 4 * c).storeBytes(of: window(p, c), as: SIMD16<Float>.self)
+                c += 16
+            }
+        }
+        /// Pixel `p`, its stores stopping at its last channel.
+        @inline(__always) func pixelExact(_ p: Int) {
+            var c = 0
+            while c < channels {
+                AVX512Vector.store(window(p, c), output + p * channels + c, lanes: min(16, channels - c))
                 c += 16
             }
         }
         guard pixels > 0 else { return }
         let spill = channels >= 16
-        for p in 0..<(pixels - 1) { pixel(p, exact: !spill) }
-        pixel(pixels - 1, exact: true)
+        if spill {
+            for p in 0..<(pixels - 1) { pixelSpilling(p) }
+        } else {
+            for p in 0..<(pixels - 1) { pixelExact(p) }
+        }
+        pixelExact(pixels - 1)
     }
 }
