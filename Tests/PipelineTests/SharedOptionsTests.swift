@@ -17,7 +17,7 @@ struct SharedOptionsTests {
     /// The `--mode` paragraph of a help text: from `--mode` to the next option.
     static func modeHelp(_ help: String) -> String {
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--mode") }) else { return "" }
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--mode <") }) else { return "" }
         let end = lines[(start + 1)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("-") }) ?? lines.endIndex
         return lines[start..<end].joined(separator: " ")
     }
