@@ -33,51 +33,37 @@ struct DetectCommand: AsyncParsableCommand {
 
     private static let defaults = Pipelines.facesDetection.options
 
-    @Option(help: "Detector: accurate (YuNet-s over the picture, BlazeFace confirming its candidates and reading the whole frame), yunet (YuNet-s alone, docs/YUNET.md), pyramid (BlazeFace short range on an image pyramid + the whole frame), fast (short range, whole frame), sparse (full range sparse, whole frame).")
-    var mode: DetectorMode = defaults.mode
-
     @Option(help: "Detector confidence floor (0…1; values below 0.5 act as 0.5).")
     var minScore: Float = defaults.minScore
 
-    @Option(help: "Keep faces with at least this confidence (0…1), as the faces pipeline's filter.")
-    var minConfidence: Float = Pipelines.facesMinConfidence
+    @OptionGroup var detector: DetectorOptions
 
-    @Option(help: ArgumentHelp("Smallest face to find: pixels (20px) or a fraction of the image width (0.05, ML Kit's minFaceSize). In accurate mode it also sets how fine the pyramid goes.", valueName: "SIZE"))
-    var minFaceSize: FaceSize = defaults.minFaceSize
+    @OptionGroup var work: WorkerOptions
 
-    @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
-    var workers: Int?
-
-    @Option(help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
-    var models: String?
-
-    @Option(name: .long, help: ArgumentHelp("Videos: search frames 0, N, 2N… (default: every frame).", valueName: "N"))
-    var every: Int?
-
-    @Option(name: .long, help: ArgumentHelp("Videos: search F frames per second, each the frame nearest to k/F s (default: every frame).", valueName: "F"))
-    var fps: Double?
+    @OptionGroup var frames: FrameOptions
 
     @Argument(help: "JPEG or PNG files, or videos (a line per frame).")
     var files: [String]
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image or video file") }
-        do { _ = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
-        let pipeline = Pipelines.detect(DetectFaces(mode, minFaceSize: minFaceSize, minScore: minScore,
-                                                    canvasArithmetic: Self.defaults.canvasArithmetic),
-                                        minConfidence: minConfidence)
-        let plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
-        let selection: FrameSelection
-        do { selection = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw UsageFailure(message: error.description) }
+        let pipeline: Pipeline
+        do {
+            pipeline = try Pipelines.detect(DetectFaces(Self.defaults.mode, minFaceSize: Self.defaults.minFaceSize, minScore: minScore,
+                                                        canvasArithmetic: Self.defaults.canvasArithmetic))
+                .overriding(detector.overrides)
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
+        let plan = try ModelSearchPath.forThisProcess(option: work.models).compile(pipeline)
         let summary: RunSummary
         do {
             summary = try await PipelineRunner.runJSONLines(plan, inputs: files.map { RunInput.imageOrVideoFile(path: $0) },
                                                             output: FileHandle.standardOutput,
-                                                            workers: workers ?? RunConfiguration.defaultWorkers,
-                                                            video: VideoReading(selection: selection))
+                                                            workers: work.workerCount, video: frames.reading)
         } catch {
             throw UsageFailure(message: "\(error)")
         }
@@ -85,9 +71,3 @@ struct DetectCommand: AsyncParsableCommand {
     }
 }
 
-extension DetectorMode: ExpressibleByArgument {}
-
-extension FaceSize: ExpressibleByArgument {
-    public init?(argument: String) { self.init(text: argument) }
-    public var defaultValueDescription: String { description }
-}

@@ -50,19 +50,8 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Archives (.tar, .tar.gz/.bz2/.xz/.zst, .zip), folders, JPEG/PNG files, pipes, or - for a tar on stdin; processed in the order given. A first argument that names a pipeline (and no file or folder here) picks that pipeline. A .swift file here is refused (exit 2): use --pipeline FILE.swift.", valueName: "input"))
     var arguments: [String]
 
-    /// The pipeline and inputs the arguments name (checked in `validate`).
-    var resolved: RunArguments {
-        get throws(RunArgumentsError) { try RunArguments.resolve(arguments, pipelineOption: pipeline) }
-    }
-
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output folder (created if missing).", valueName: "DIR"))
     var out: String
-
-    @Option(name: [.customShort("j"), .long], help: "Entries processed at once (default: this machine's core count).")
-    var workers: Int?
-
-    /// `--workers`, or this machine's core count.
-    var workerCount: Int { workers ?? RunConfiguration.defaultWorkers }
 
     @Option(name: .long, help: ArgumentHelp("Recompute this stage and all later ones; reuse cached results before it.", valueName: "STAGE"))
     var from: String?
@@ -94,9 +83,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The number of tasks for --shard auto when the scheduler does not say (a Kubernetes Indexed Job's completions; also FACEPIPE_SHARD_COUNT).", valueName: "N"))
     var shardCount: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Folder with the verified .tflite models (searched first; then $FACEPIPE_MODELS, the installed share folder, the checkout, ~/.cache/facepipe/models).", valueName: "DIR"))
-    var models: String?
-
     @Flag(name: .long, help: "No progress bar or lines, no skipped or failed entries as they happen, no rejections at the end (input errors, the summary and the errors grouped by reason still go to stderr).")
     var quiet = false
 
@@ -105,65 +91,62 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "STAGE.OPTION=VALUE"))
     var settings: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Smallest face: pixels (20px) or a fraction of the image width (0.05); = --set detect-faces.min-face-size=SIZE.", valueName: "SIZE"))
-    var minFaceSize: String?
+    @OptionGroup var detector: DetectorOptions
 
-    @Option(name: .long, help: ArgumentHelp("Confidence a kept face needs (0…1); = --set filter-confidence.at-least=X.", valueName: "X"))
-    var minConfidence: String?
+    @OptionGroup var work: WorkerOptions
 
-    @Option(name: .long, help: ArgumentHelp("Detector mode: fast, accurate, sparse or yunet (YuNet-s, docs/YUNET.md); = --set detect-faces.mode=MODE.", valueName: "MODE"))
-    var mode: String?
+    @OptionGroup var frames: FrameOptions
 
-    @Option(name: .long, help: ArgumentHelp("Video inputs: process frames 0, N, 2N… (default: every frame).", valueName: "N"))
-    var every: Int?
+    /// The pipeline and inputs the arguments name, read by `validate()`.
+    @ParsedValue var resolved: RunArguments?
 
-    @Option(name: .long, help: ArgumentHelp("Video inputs: process F frames per second, each the frame nearest to k/F s (default: every frame).", valueName: "F"))
-    var fps: Double?
+    /// `--shard`'s I/N (not `auto`, read from the scheduler in `run()`), read by `validate()`.
+    @ParsedValue var fixedShard: Shard?
 
-    func validate() throws {
+    /// `--output-tar-size` in bytes, read by `validate()`.
+    @ParsedValue var outputTarBytes: Int?
+
+    mutating func validate() throws {
         let inputs: [String]
-        do { inputs = try resolved.inputs } catch { throw ValidationError(error.description) }
+        do {
+            let given = try RunArguments.resolve(arguments, pipelineOption: pipeline)
+            (resolved, inputs) = (given, given.inputs)
+        } catch { throw ValidationError(error.description) }
         guard !out.isEmpty else { throw ValidationError("--out needs a folder (an empty name would write into the current folder)") }
         guard inputs.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("standard input (-) can be read only once") }
         do {
-            try RunConfiguration.validateFlags(workers: workerCount, resume: resume, overwrite: overwrite, outputTar: outputTar,
+            try RunConfiguration.validateFlags(workers: work.workerCount, resume: resume, overwrite: overwrite, outputTar: outputTar,
                                                redactedShards: redactedShards, copyUnknown: copyUnknown)
         } catch { throw ValidationError(error.description) }
-        do { _ = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw ValidationError(error.description) }
         if let outputTarSize {
             guard outputTar else { throw ValidationError("--output-tar-size goes with --output-tar") }
-            do { _ = try OutputTarSize.bytes(outputTarSize) } catch { throw ValidationError(error.description) }
+            do { outputTarBytes = try OutputTarSize.bytes(outputTarSize) } catch { throw ValidationError(error.description) }
         }
         guard from == nil || only == nil else { throw ValidationError("--from and --only cannot be combined") }
         guard !(shard != nil && redactedShards) else {
             throw ValidationError("--redacted-shards cannot be combined with --shard: run each task on its own inputs with --redacted-shards")
         }
         if let shard, shard != "auto" {
-            do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+            do { fixedShard = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
         }
         guard shardCount == nil || shard == "auto" else { throw ValidationError("--shard-count goes with --shard auto") }
     }
 
     /// The shard this task runs, if any.
     func shardSpec() throws(ShardError) -> Shard? {
-        guard let shard else { return nil }
-        if shard == "auto" { return try Shard.fromScheduler(environment: ProcessInfo.processInfo.environment, count: shardCount) }
-        return try Shard(parsing: shard)
+        guard shard == "auto" else { return fixedShard }
+        return try Shard.fromScheduler(environment: ProcessInfo.processInfo.environment, count: shardCount)
     }
 
     /// The stage options the short flags and `--set` ask for, in the order they apply.
     func overrides() throws(PipelineError) -> [StageOverride] {
-        var overrides: [StageOverride] = []
-        if let minFaceSize { overrides.append(.minFaceSize(minFaceSize)) }
-        if let minConfidence { overrides.append(.minConfidence(minConfidence)) }
-        if let mode { overrides.append(.detectorMode(mode)) }
+        var overrides = detector.overrides
         for setting in settings { overrides.append(try StageOverride(parsing: setting)) }
         return overrides
     }
 
     func run() async throws {
-        let arguments: RunArguments
-        do { arguments = try resolved } catch { throw UsageFailure(message: error.description) }
+        guard let arguments = resolved else { throw UsageFailure(message: "the arguments were not validated") }
         let inputs = arguments.inputs
         let pipeline: Pipeline
         let plan: CompiledPipeline
@@ -172,7 +155,7 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.description)
         }
-        plan = try ModelSearchPath.forThisProcess(option: models).compile(pipeline)
+        plan = try ModelSearchPath.forThisProcess(option: work.models).compile(pipeline)
         let shard: Shard?
         do { shard = try shardSpec() } catch { throw UsageFailure(message: error.description) }
         // Every input is checked before the run creates DIR.
@@ -183,15 +166,13 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.description)
         }
-        let selection: FrameSelection
-        do { selection = try FrameSelection.fromFlags(every: every, fps: fps) } catch { throw UsageFailure(message: error.description) }
         let recompute: RecomputePolicy = from.map(RecomputePolicy.from) ?? only.map(RecomputePolicy.only) ?? .useCache
-        var configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: workerCount,
+        var configuration = RunConfiguration(outputDirectory: URL(fileURLWithPath: out), workers: work.workerCount,
                                              recompute: recompute, resume: resume,
                                              outputTar: outputTar, redactedShards: redactedShards,
                                              copyUnknown: copyUnknown, overwrite: overwrite,
-                                             video: VideoReading(selection: selection))
-        if let outputTarSize { configuration.outputTarBytes = try OutputTarSize.bytes(outputTarSize) }
+                                             video: frames.reading)
+        if let outputTarBytes { configuration.outputTarBytes = outputTarBytes }
         let interrupt = InterruptSignal()
         let progress = ProgressReporter(quiet: quiet)
         let hooks = RunHooks(shouldStop: { interrupt.requested }, progress: { progress.update($0) }, notice: { progress.notice($0) })

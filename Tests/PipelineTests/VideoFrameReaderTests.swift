@@ -49,8 +49,8 @@ import Testing
     }
 
     @Test func moreThanAMillionFramesTakeMoreDigits() {
-        #expect(String(decoding: FrameEntry.entryName(video: Array("a.mkv".utf8), frame: 1_234_567), as: UTF8.self) == "a.mkv#1234567")
-        #expect(String(decoding: FrameEntry.entryName(video: Array("a.mkv".utf8), frame: 123), as: UTF8.self) == "a.mkv#000123")
+        #expect(EntryName(member: Array("a.mkv".utf8), frame: 1_234_567).text == "a.mkv#1234567")
+        #expect(EntryName(member: Array("a.mkv".utf8), frame: 123).text == "a.mkv#000123")
     }
 
     @Test func aDamagedClipGivesItsFramesThenOneErrorItem() {

@@ -55,8 +55,8 @@ enum VerifiedInput {
         guard digest.sha256 == expected else {
             throw .inputChanged(input: path, reason: "its SHA-256 is \(digest.sha256), the run read \(expected)")
         }
-        let head = FileSignature.read(file.descriptor) ?? []
-        if !head.isEmpty, ImageFormat(sniffing: head.prefix(8)) != nil {
+        let kind = ContentKind(sniffing: FileSignature.read(file.descriptor) ?? [])
+        if kind == .image {
             let data: [UInt8]
             do {
                 data = try file.readAll(limit: Int64(maxEntryBytes))
@@ -66,10 +66,11 @@ enum VerifiedInput {
             let name = URL(fileURLWithPath: path).lastPathComponent
             return ImageBytesSource(entry: ArchiveEntry(archive: path, index: 0, name: name, rawName: Array(name.utf8), data: data))
         }
-        if VideoReading.isVideo(head) {
+        if kind == .video {
             // Every frame, whatever the run chose: the export takes the frames its manifest lists.
             do {
-                return VideoFileEntrySource(file: try OpenFile(duplicating: file.descriptor, size: file.size, path: path), reading: .standard)
+                return VideoFrames(VideoFileEntrySource(file: try OpenFile(duplicating: file.descriptor, size: file.size, path: path)),
+                                   reading: .standard)
             } catch {
                 throw .inputChanged(input: path, reason: "\(error)")
             }
@@ -78,7 +79,8 @@ enum VerifiedInput {
             throw .inputChanged(input: path, reason: String(cString: strerror(errno)))
         }
         do {
-            return ArchiveFileSource(file: file, tar: try TarEntrySource(fileDescriptor: file.descriptor, name: path, maxEntryBytes: maxEntryBytes))
+            return ArchiveFileSource(file: file, tar: VideoFrames(try TarEntrySource(fileDescriptor: file.descriptor, name: path,
+                                                                                      maxEntryBytes: maxEntryBytes), reading: .standard))
         } catch {
             throw .inputChanged(input: path, reason: "\(error)")
         }
@@ -133,7 +135,7 @@ private struct ImageBytesSource: EntrySource {
 /// An archive read from the descriptor its check hashed (kept open while read).
 private struct ArchiveFileSource: EntrySource {
     let file: RegularFile
-    var tar: TarEntrySource
+    var tar: VideoFrames<TarEntrySource>
 
     mutating func next() throws -> SourceItem? { try tar.next() }
     mutating func digest() throws -> InputDigest? { try tar.digest() }

@@ -48,18 +48,31 @@ public struct RunInput: Sendable {
     /// named by the input's name alone (`images/a.jpg.png`,
     /// `faces/a.jpg.json`), without a folder of their own.
     let isImageFile: Bool
+    /// One file whose one entry is the file itself (an image, a video, a
+    /// file refused by what it holds): its entries' names say so
+    /// (``EntryName/isWholeInput``).
+    let isOneFile: Bool
 
     public init(name: String, path: String?, byteSize: Int64? = nil, open: @escaping @Sendable () throws -> any EntrySource) {
         self.init(name: name, path: path, byteSize: byteSize, reading: { _ in try open() })
     }
 
+    /// An input read by an ``EntryReader``, its videos decoded by ``VideoFrames``.
+    init<Reader: EntryReader>(name: String, path: String?, byteSize: Int64?, isOneFile: Bool = false,
+                              reader: @escaping @Sendable () throws -> Reader) {
+        self.init(name: name, path: path, byteSize: byteSize, isOneFile: isOneFile) { reading in
+            VideoFrames(try reader(), reading: reading)
+        }
+    }
+
     /// An input whose source reads videos (``VideoReading``).
-    init(name: String, path: String?, byteSize: Int64?, isImageFile: Bool = false,
+    init(name: String, path: String?, byteSize: Int64?, isImageFile: Bool = false, isOneFile: Bool = false,
          reading: @escaping @Sendable (VideoReading) throws -> any EntrySource) {
         self.name = name
         self.path = path
         self.byteSize = byteSize
         self.isImageFile = isImageFile
+        self.isOneFile = isImageFile || isOneFile
         openSource = reading
     }
 

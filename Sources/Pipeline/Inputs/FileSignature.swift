@@ -3,12 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// The first bytes of an open file, which tell what it holds: enough for
-/// `ImageFormat(sniffing:)` (its first 8) and `VideoReading.isVideo`
-/// (`VideoReading.sniffedBytes`). Read with `pread`, so the file's position
-/// is left where it was.
+/// The first bytes of an open file, which tell what it holds
+/// (``ContentKind``). Read with `pread`, so the file's position is left
+/// where it was.
 enum FileSignature {
-    static let byteCount = max(8, VideoReading.sniffedBytes)
+    static let byteCount = ContentKind.sniffedBytes
 
     /// Up to `byteCount` bytes from the start of `descriptor` (fewer in a
     /// shorter file); nil, with `errno` set, when the read fails.

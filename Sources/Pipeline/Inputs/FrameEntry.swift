@@ -1,14 +1,12 @@
 import ImageCore
 
-/// One decoded frame of a video entry, as a source yields it: an entry of
-/// its own, named `<video>#<frame>` (`entryName(video:frame:)`).
+/// One decoded frame of a video entry, as ``VideoFrames`` yields it: an
+/// entry of its own, named by its video and its frame (``EntryName``).
 public struct FrameEntry: Sendable {
     /// The video's position among its input's entries (the manifest's `index`).
     public let index: Int
-    /// `clip.mp4#000123` (lossy UTF-8 of ``rawName``).
-    public let name: String
-    /// The video's name as stored, `#` and the frame number appended.
-    public let rawName: [UInt8]
+    /// The video's name as stored and the frame's index in it.
+    public let entryName: EntryName
     /// The frame's index in the video: 0-based, presentation order, counting every decoded frame.
     public let frame: Int
     /// Presentation time in seconds from the stream's start.
@@ -22,11 +20,11 @@ public struct FrameEntry: Sendable {
     /// The video it belongs to, when it can be written out again (nil for synthetic frames).
     let source: VideoSource?
 
-    /// `<video>#<frame>`: the frame index with at least 6 digits (`clip.mp4#000123`, `clip.mp4#1234567`).
-    package static func entryName(video: [UInt8], frame: Int) -> [UInt8] {
-        let digits = String(frame)
-        return video + Array(("#" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits).utf8)
-    }
+    /// `clip.mp4#000123` (``EntryName/text``).
+    public var name: String { entryName.text }
+
+    /// The video's name as stored, `#` and the frame number appended (``EntryName/rawName``).
+    public var rawName: [UInt8] { entryName.rawName }
 
     /// The EXIF orientation that turns the stored frame as `rotation` says
     /// (``Orient`` applies it as it does a still's): 90° clockwise is EXIF 6,

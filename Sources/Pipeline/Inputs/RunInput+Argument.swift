@@ -47,13 +47,11 @@ extension RunInput {
             guard fd >= 0 else { throw failure(errno) }
             defer { close(fd) }
             guard let signature = FileSignature.read(fd) else { throw failure(errno) }
-            if ImageFormat(sniffing: signature.prefix(8)) != nil {
-                return .imageFile(path: argument, name: name, maxBytes: maxEntryBytes)
+            switch ContentKind(sniffing: signature) {
+            case .image: return .imageFile(path: argument, name: name, maxBytes: maxEntryBytes)
+            case .video: return .videoFile(path: argument, name: name)
+            case .other: return .archive(path: argument, maxEntryBytes: maxEntryBytes)
             }
-            if VideoReading.isVideo(signature) {
-                return .videoFile(path: argument, name: name)
-            }
-            return .archive(path: argument, maxEntryBytes: maxEntryBytes)
         case S_IFIFO, S_IFCHR:
             // Opening a FIFO waits for a writer, and a stream is read once: check access only.
             guard access(argument, R_OK) == 0 else { throw failure(errno) }
@@ -85,8 +83,12 @@ extension RunInput {
             return refusedFile(path: path, reason: "not a regular file but \(FileSignature.kind(of: status)): give an image or video file")
         }
         guard let signature = FileSignature.read(fd) else { return .imageFile(path: path) }
-        if VideoReading.isVideo(signature) { return .videoFile(path: path) }
-        if signature.isEmpty || ImageFormat(sniffing: signature.prefix(8)) != nil { return .imageFile(path: path) }
+        switch ContentKind(sniffing: signature) {
+        case .video: return .videoFile(path: path)
+        case .image: return .imageFile(path: path)
+        case .other where signature.isEmpty: return .imageFile(path: path)
+        case .other: break
+        }
         let like = ImageLikeFormat(sniffing: signature).map { " (it looks like \($0.name), which facepipe does not decode)" } ?? ""
         return refusedFile(path: path, reason: "not a JPEG or PNG image nor a video (MP4, MOV, MKV, WebM), by its first bytes\(like)")
     }
@@ -94,9 +96,9 @@ extension RunInput {
     /// An input of one entry that is an error: `reason`, for the file `path`.
     private static func refusedFile(path: String, reason: String) -> RunInput {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        return RunInput(name: path, path: path, byteSize: nil, open: {
+        return RunInput(name: path, path: path, byteSize: nil, isOneFile: true) { _ in
             InMemoryEntrySource(items: [.unreadable(index: 0, name: name, rawName: Array(name.utf8), reason: reason)])
-        })
+        }
     }
 }
 

@@ -25,7 +25,8 @@ extension RunInput {
                 name = SafeOutputPath.disambiguated(name, index: position)
             }
             return name == input.name ? input : RunInput(name: name, path: input.path, byteSize: nil,
-                                                         isImageFile: input.isImageFile, reading: input.openSource)
+                                                         isImageFile: input.isImageFile, isOneFile: input.isOneFile,
+                                                         reading: input.openSource)
         }
     }
 }

@@ -4,15 +4,12 @@ import Foundation
 /// Entries of a tar (or compressed tar, or zip) file or stream through
 /// ``TarReader``, hashed as libarchive reads them. Directory headers are
 /// passed over: they hold nothing to process or to report. A member that
-/// is a video (by its first bytes) is a sequence of frame entries
-/// (``VideoFrameReader``), decoded from its bytes, which are in memory like
-/// any member's (at most `maxEntryBytes`; a larger video is skipped as too large).
-struct TarEntrySource: EntrySource {
+/// is a video (by its first bytes, ``ContentKind``) is given whole, its
+/// bytes in memory like any member's (at most `maxEntryBytes`; a larger
+/// video is skipped as too large), for ``VideoFrames`` to decode.
+struct TarEntrySource: EntryReader {
     let reader: TarReader
     let hash: RunningSHA256
-    var reading: VideoReading = .standard
-    /// The video member whose frames are being given out.
-    private var video: VideoFrameReader?
 
     /// Reads the file at `path`.
     init(path: String, maxEntryBytes: Int) throws {
@@ -29,35 +26,27 @@ struct TarEntrySource: EntrySource {
         self.hash = hash
     }
 
-    mutating func next() throws -> SourceItem? {
-        if let video {
-            if let item = video.next() { return item }
-            self.video = nil
-        }
+    mutating func read() throws -> EntryRead? {
         while true {
             switch try reader.next() {
             case nil:
                 return nil
-            case .file(let entry)? where VideoReading.isVideo(entry.data.prefix(VideoReading.sniffedBytes)):
-                do {
-                    video = try reading.frames(of: entry.data, index: entry.index, rawName: entry.rawName)
-                } catch {
-                    return .unreadable(index: entry.index, name: entry.name, rawName: entry.rawName, reason: "\(error)")
-                }
-                return try next()
+            case .file(let entry)? where ContentKind(sniffing: entry.data.prefix(ContentKind.sniffedBytes)) == .video:
+                return .video(VideoEntry(index: entry.index, name: entry.name, rawName: entry.rawName, isWholeInput: false,
+                                         content: .bytes(entry.data)))
             case .file(let entry)?:
-                return .entry(entry)
+                return .item(.entry(entry))
             case .skipped(let skipped)? where skipped.kind == .directory:
                 continue
             case .skipped(let skipped)? where skipped.kind == .regularFile:
                 if case .unreadable(let reason) = skipped.reason {
-                    return .unreadable(index: skipped.index, name: skipped.name, rawName: skipped.rawName, reason: reason)
+                    return .item(.unreadable(index: skipped.index, name: skipped.name, rawName: skipped.rawName, reason: reason))
                 }
-                return .skipped(index: skipped.index, name: skipped.name,
-                                reason: "\(skipped.kind.rawValue): \(skipped.reason)")
+                return .item(.skipped(index: skipped.index, name: skipped.name,
+                                      reason: "\(skipped.kind.rawValue): \(skipped.reason)"))
             case .skipped(let skipped)?:
-                return .skipped(index: skipped.index, name: skipped.name,
-                                reason: "\(skipped.kind.rawValue): \(skipped.reason)")
+                return .item(.skipped(index: skipped.index, name: skipped.name,
+                                      reason: "\(skipped.kind.rawValue): \(skipped.reason)"))
             }
         }
     }
@@ -76,11 +65,9 @@ struct TarEntrySource: EntrySource {
 extension RunInput {
     /// An archive file; the manifest names it by its last path component.
     public static func archive(path: String, maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path)) { reading in
-            var source = try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
-            source.reading = reading
-            return source
-        }
+        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path), reader: {
+            try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
+        })
     }
 
     /// A tar (or compressed tar) stream on an open descriptor: standard
@@ -88,11 +75,9 @@ extension RunInput {
     /// descriptor open for the run.
     public static func archiveStream(fileDescriptor: Int32, name: String, path: String,
                                      maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name, path: path, byteSize: nil) { reading in
-            var source = try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
-            source.reading = reading
-            return source
-        }
+        RunInput(name: name, path: path, byteSize: nil, reader: {
+            try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
+        })
     }
 }
 

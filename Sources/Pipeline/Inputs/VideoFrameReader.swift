@@ -2,7 +2,7 @@ import ImageCore
 
 /// One video entry as a stream of frame items: decodes frames one at a time
 /// (``FrameDecoding``), keeps those the run's ``FrameSelection`` chooses
-/// and names each `<video>#<frame>`. A decoding failure (a damaged clip)
+/// and names each by its video and frame (``EntryName``). A decoding failure (a damaged clip)
 /// ends the video: the frames before it were given out, then one
 /// `.unreadable` item for the clip carries the reason, and the input goes on
 /// with its next entry.
@@ -11,6 +11,7 @@ package final class VideoFrameReader {
     private let index: Int
     private let name: String
     private let rawName: [UInt8]
+    private let isWholeInput: Bool
     private var selector: FrameSelector<DecodedFrame>
     /// Kept frames not yet given out (at most two with `--fps`).
     private var ready: [DecodedFrame] = []
@@ -21,10 +22,12 @@ package final class VideoFrameReader {
     /// - Parameters:
     ///   - index: the video's position among its input's entries.
     ///   - rawName: the video's name as stored (a folder's relative path, a tar member's name).
-    package init(decoder: any FrameDecoding, index: Int, rawName: [UInt8], selection: FrameSelection) {
+    ///   - isWholeInput: the video is the input itself (a video file given as an input).
+    package init(decoder: any FrameDecoding, index: Int, rawName: [UInt8], isWholeInput: Bool = false, selection: FrameSelection) {
         self.decoder = decoder
         self.index = index
         self.rawName = rawName
+        self.isWholeInput = isWholeInput
         name = String(decoding: rawName, as: UTF8.self)
         selector = FrameSelector(selection)
     }
@@ -52,8 +55,7 @@ package final class VideoFrameReader {
         // Times never go back (a container with a missing or repeated timestamp).
         let seconds = max(frame.seconds, lastSeconds)
         lastSeconds = seconds
-        let frameName = FrameEntry.entryName(video: rawName, frame: frame.index)
-        return .frame(FrameEntry(index: index, name: String(decoding: frameName, as: UTF8.self), rawName: frameName,
+        return .frame(FrameEntry(index: index, entryName: EntryName(member: rawName, frame: frame.index, isWholeInput: isWholeInput),
                                  frame: frame.index, time: seconds, rotation: decoder.rotation, image: frame.image,
                                  pts: frame.pts, source: decoder.videoSource))
     }

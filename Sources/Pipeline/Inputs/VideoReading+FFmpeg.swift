@@ -1,30 +1,17 @@
 import VideoIO
 
 extension VideoReading {
-    /// Whether `prefix` (the first 12 bytes of a file or member, or all of a
-    /// shorter one) starts a video container (`VideoContainerKind`, never the name).
-    static func isVideo(_ prefix: some Collection<UInt8>) -> Bool {
-        VideoContainerKind(sniffing: prefix) != nil
-    }
-
-    /// The bytes ``isVideo(_:)`` needs.
-    static let sniffedBytes = VideoContainerKind.sniffLength
-
-    /// The frames of the video in `file`, decoded from its descriptor (kept open while they are read).
-    func frames(of file: OpenFile, index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
-        let decoder = try VideoDecoder(.fileDescriptor(file.descriptor), name: String(decoding: rawName, as: UTF8.self),
-                                       maxPixels: maxPixels)
-        let source = VideoSource(info: decoder.info, input: .fileDescriptor(file.descriptor), file: file, rawName: rawName)
-        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: file, source: source), index: index, rawName: rawName,
-                                selection: selection)
-    }
-
-    /// The frames of a video held in memory (a tar member).
-    func frames(of bytes: [UInt8], index: Int, rawName: [UInt8]) throws(VideoError) -> VideoFrameReader {
-        let decoder = try VideoDecoder(.bytes(bytes), name: String(decoding: rawName, as: UTF8.self), maxPixels: maxPixels)
-        let source = VideoSource(info: decoder.info, input: .bytes(bytes), file: nil, rawName: rawName)
-        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: nil, source: source), index: index, rawName: rawName,
-                                selection: selection)
+    /// The frames of `video`: a file's decoded from its descriptor (kept
+    /// open while they are read), a member's from its bytes in memory.
+    func frames(of video: VideoEntry) throws(VideoError) -> VideoFrameReader {
+        let (input, file): (VideoInput, OpenFile?) = switch video.content {
+        case .bytes(let bytes): (.bytes(bytes), nil)
+        case .file(let open): (.fileDescriptor(open.descriptor), open)
+        }
+        let decoder = try VideoDecoder(input, name: String(decoding: video.rawName, as: UTF8.self), maxPixels: maxPixels)
+        let source = VideoSource(info: decoder.info, input: input, file: file, rawName: video.rawName)
+        return VideoFrameReader(decoder: FFmpegFrames(decoder, keeping: file, source: source), index: video.index,
+                                rawName: video.rawName, isWholeInput: video.isWholeInput, selection: selection)
     }
 }
 

@@ -37,9 +37,9 @@ final class CompletionStore {
         if !pack.legacyNames.isEmpty { throw EarlierLayout(path: root.path + "/" + Self.folder) }
     }
 
-    /// `<archive>/<index>`; a video frame's `<archive>/<index>#<frame>`.
+    /// `<archive>/<index>`; a video frame's `<archive>/<index>#<frame>` (``EntryName/completionKey(input:index:frame:)``).
     private func key(_ identity: CompletionRecord.Identity) -> String {
-        "\(identity.archiveNumber)/\(identity.index)" + (identity.frame.map { "#\($0)" } ?? "")
+        EntryName.completionKey(input: identity.archiveNumber, index: identity.index, frame: identity.frame)
     }
 
     /// The record for `identity` when it may be reused: intact, standing

@@ -6,7 +6,8 @@ import Foundation
 /// `{"file", "error"}` for an input or entry that failed. `file` is the
 /// input's name as given; an archive's entries add `#<entry>`; a video
 /// file's frames are lines of the file with its `frame` (0-based, counting
-/// every decoded frame) and `time` (seconds, to the microsecond).
+/// every decoded frame) and `time` (seconds, to the microsecond): the
+/// entry's name says which (``EntryName/jsonFile(input:)``).
 final class JSONLinesWriter: EntryWriter {
     private let output: FileHandle
     private let encoder: JSONEncoder
@@ -28,8 +29,7 @@ final class JSONLinesWriter: EntryWriter {
     func markInterrupted() { summary.interrupted = true }
 
     func write(_ item: SequencedOutcome) throws {
-        var file = item.entryName.isEmpty || item.archiveName.hasSuffix(item.entryName)
-            ? item.archiveName : "\(item.archiveName)#\(item.entryName)"
+        func file(framed: Bool) -> String { item.entry?.jsonFile(input: item.archiveName, framed: framed) ?? item.archiveName }
         let line: Data
         switch item.outcome {
         case .rendered(let rendered, _, _):
@@ -39,21 +39,18 @@ final class JSONLinesWriter: EntryWriter {
             summary.faces += record.faces.count
             summary.keptFaces += kept.count
             summary.megapixels += Double(record.width * record.height) / 1e6
-            // A video file's frame (`<file name>#<frame>`): the file's line with its frame and time.
-            // (`VideoFileEntrySource` names the frames after the path's last component.)
-            if record.frame != nil, item.entryName.hasPrefix(URL(fileURLWithPath: item.archiveName).lastPathComponent + "#") { file = item.archiveName }
             // The time to the microsecond, as the manifest gives it.
-            line = try encoder.encode(Line(file: file, frame: record.frame, time: record.time.map { ($0 * 1_000_000).rounded() / 1_000_000 }, width: record.width, height: record.height,
+            line = try encoder.encode(Line(file: file(framed: true), frame: record.frame, time: record.time.map { ($0 * 1_000_000).rounded() / 1_000_000 }, width: record.width, height: record.height,
                                            faces: kept.map {
                 Line.Face(x: $0.box.x, y: $0.box.y, w: $0.box.width, h: $0.box.height, score: $0.confidence)
             }))
         case .failed(let reason, _, _):
             summary.entries += 1
             summary.failedEntries += 1
-            line = try encoder.encode(ErrorLine(file: file, error: reason))
+            line = try encoder.encode(ErrorLine(file: file(framed: false), error: reason))
         case .archiveFailed(let reason):
             summary.failedArchives += 1
-            line = try encoder.encode(ErrorLine(file: file, error: reason))
+            line = try encoder.encode(ErrorLine(file: file(framed: false), error: reason))
         case .resumed, .copied, .inputEnded:
             return
         }

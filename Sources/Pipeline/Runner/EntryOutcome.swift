@@ -5,19 +5,28 @@ struct SequencedOutcome: Sendable {
     let sequence: Int
     let archiveNumber: Int
     let archiveName: String
-    let entryName: String
-    let rawName: [UInt8]
+    /// The entry's name, as its input's reader built it; nil for an
+    /// input-level outcome (an archive's failure, its end).
+    let entry: EntryName?
     /// Entry index in its archive; nil for an archive-level failure.
     let index: Int?
     let outcome: EntryOutcome
-    /// A video frame's index and time in its video (nil for anything else).
-    var frame: Int? = nil
+    /// A video frame's time in its video (nil for anything else).
     var time: Double? = nil
     /// A video frame's pts and container, for the video output.
     var origin: (pts: Int64, source: VideoSource)? = nil
 }
 
 extension SequencedOutcome {
+    /// The manifest's `entry` (``EntryName/text``; empty for an input-level outcome).
+    var entryName: String { entry?.text ?? "" }
+
+    /// What outputs are named by (``EntryName/rawName``).
+    var rawName: [UInt8] { entry?.rawName ?? [] }
+
+    /// A video frame's index in its video (nil for anything else).
+    var frame: Int? { entry?.frame }
+
     /// Bytes of output this outcome holds until the writer takes it (`RunSchedule`'s budget).
     var heldBytes: Int {
         switch outcome {

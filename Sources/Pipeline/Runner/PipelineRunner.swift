@@ -184,7 +184,7 @@ public enum PipelineRunner {
                 func archiveFailure(_ reason: String) -> (Int) -> SequencedOutcome {
                     hooks.notice(.inputFailed(input: input.name, reason: reason))
                     return { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                       entryName: "", rawName: [], index: nil, outcome: .archiveFailed(reason: reason)) }
+                                       entry: nil, index: nil, outcome: .archiveFailed(reason: reason)) }
                 }
                 var source: any EntrySource
                 do {
@@ -224,22 +224,22 @@ public enum PipelineRunner {
                         describeSource()
                         if configuration.routing.marksInputEnds {
                             make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                    entryName: "", rawName: [], index: nil, outcome: .inputEnded) }
+                                                    entry: nil, index: nil, outcome: .inputEnded) }
                         }
                         break
                     }
                     let work: WorkEntry
                     switch item {
                     case .entry(let entry):
+                        let name = EntryName(member: entry.rawName, isWholeInput: input.isOneFile)
                         switch configuration.routing.route(entry.name, entry.data) {
                         case .process:
-                            work = .still(entry)
+                            work = .still(entry, name: name)
                         case .copy:
                             // Copied members wait in order too: keep the window's bound on memory.
                             while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
                             make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                    entryName: entry.name, rawName: entry.rawName, index: entry.index,
-                                                    outcome: .copied(entry.data)) }
+                                                    entry: name, index: entry.index, outcome: .copied(entry.data)) }
                             continue
                         case .leaveOut(let reason):
                             skip(RunSummary.SkippedRecord(archive: input.name, index: entry.index, name: entry.name, reason: reason))
@@ -251,7 +251,7 @@ public enum PipelineRunner {
                             if leftOutVideo != [archiveNumber, frame.index] {
                                 leftOutVideo = [archiveNumber, frame.index]
                                 skip(RunSummary.SkippedRecord(archive: input.name, index: frame.index,
-                                                              name: String(frame.name[..<(frame.name.lastIndex(of: "#") ?? frame.name.endIndex)]),
+                                                              name: frame.entryName.memberText,
                                                               reason: RedactedTarMember.leftOutPrefix + "a video (--redacted-shards writes pictures only)"))
                             }
                             continue
@@ -260,9 +260,9 @@ public enum PipelineRunner {
                     case let .skipped(index, name, reason):
                         skip(RunSummary.SkippedRecord(archive: input.name, index: index, name: name, reason: reason))
                         continue
-                    case let .unreadable(index, name, rawName, reason):
+                    case let .unreadable(index, _, rawName, reason):
                         make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
-                                                entryName: name, rawName: rawName, index: index,
+                                                entry: EntryName(member: rawName, isWholeInput: input.isOneFile), index: index,
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
@@ -272,7 +272,7 @@ public enum PipelineRunner {
                     // otherwise on the worker, beside the other workers.
                     let knownHash = work.knownHash(resuming: configuration.resume)
                     if let knownHash,
-                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: work.name,
+                       let done = writer.reusableCompletion(archive: archiveNumber, archiveName: archiveName, entryName: work.name.text,
                                                             index: work.index, contentHash: knownHash, frame: work.frame) {
                         make { work.sequenced($0, archiveNumber: archiveNumber, archiveName: archiveName, outcome: .resumed(done)) }
                         continue

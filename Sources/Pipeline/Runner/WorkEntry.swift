@@ -4,35 +4,25 @@ import ArchiveIO
 /// frame. One path through the scheduler for both: resumed from a
 /// completion record, or processed on a worker, then written in order.
 enum WorkEntry: Sendable {
-    case still(ArchiveEntry)
+    case still(ArchiveEntry, name: EntryName)
     case frame(FrameEntry)
 
-    var name: String {
+    var name: EntryName {
         switch self {
-        case .still(let entry): entry.name
-        case .frame(let frame): frame.name
-        }
-    }
-
-    var rawName: [UInt8] {
-        switch self {
-        case .still(let entry): entry.rawName
-        case .frame(let frame): frame.rawName
+        case .still(_, let name): name
+        case .frame(let frame): frame.entryName
         }
     }
 
     /// The entry's position in its input (a frame: its video's).
     var index: Int {
         switch self {
-        case .still(let entry): entry.index
+        case .still(let entry, _): entry.index
         case .frame(let frame): frame.index
         }
     }
 
-    var frame: Int? {
-        if case .frame(let frame) = self { return frame.frame }
-        return nil
-    }
+    var frame: Int? { name.frame }
 
     var time: Double? {
         if case .frame(let frame) = self { return frame.time }
@@ -58,7 +48,7 @@ enum WorkEntry: Sendable {
     func knownHash(resuming: Bool) -> String? {
         guard resuming else { return nil }
         switch self {
-        case .still(let entry): return sha256Hex(entry.data)
+        case .still(let entry, _): return sha256Hex(entry.data)
         case .frame(let frame): return frame.contentHash
         }
     }
@@ -66,8 +56,7 @@ enum WorkEntry: Sendable {
     /// The outcome with this entry's identity, in sequence position `sequence`.
     func sequenced(_ sequence: Int, archiveNumber: Int, archiveName: String, outcome: EntryOutcome) -> SequencedOutcome {
         SequencedOutcome(sequence: sequence, archiveNumber: archiveNumber, archiveName: archiveName,
-                         entryName: name, rawName: rawName, index: index, outcome: outcome,
-                         frame: frame, time: time, origin: origin)
+                         entry: name, index: index, outcome: outcome, time: time, origin: origin)
     }
 
     /// The work on a worker: the stages, from the cache where it holds them.
@@ -77,7 +66,7 @@ enum WorkEntry: Sendable {
         defer { pool.checkIn(context) }
         let executor = StageExecutor(steps: steps, cache: cache, context: context)
         switch self {
-        case .still(let entry):
+        case .still(let entry, _):
             return executor.execute(entry, archiveName: archiveName, contentHash: knownHash ?? sha256Hex(entry.data))
         case .frame(let frame):
             return executor.execute(frame, archiveName: archiveName, contentHash: knownHash ?? frame.contentHash)
