@@ -137,6 +137,37 @@ import Testing
         #expect(try outputFiles(out) == reference, "the deleted image and the changed JSON are written again")
     }
 
+    /// An entry done anew on `--resume` gets the image name it got in the
+    /// first run, never the one a resumed entry's image holds: `a.jpg` keeps
+    /// its name as a JPEG, so `a` (after it) writes `a.jpg.jpg`, before and after.
+    @Test func anEntryDoneAnewDoesNotTakeAResumedEntrysImageName() async throws {
+        let out = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let keepsJPEGNames = ImageOutputFormat.custom(name: "ppm-as-jpg", fileExtension: "jpg") { image in
+            Array("P6\n\(image.width) \(image.height)\n255\n".utf8) + image.pixels
+        }
+        let pipeline = Pipeline("jpg-names", summary: "test pipeline") {
+            DecodePPM()
+            AsUpright()
+            DetectRedSquares()
+            InvertBoxes(label: "invert")
+            WriteOutputs(images: keepsJPEGNames, faceJSON: true)
+        }
+        let items = [entry("n.tar", 0, "a.jpg", makePPM(background: 40, square: (x: 2, y: 2, side: 5))),
+                     entry("n.tar", 1, "a", makePPM(background: 200, square: nil))]
+        let inputs = [memoryInput("n.tar", items)]
+        _ = try await run(pipeline, inputs, out: out)
+        let reference = try outputFiles(out)
+        #expect(reference.keys.contains("images/n.tar/a.jpg") && reference.keys.contains("images/n.tar/a.jpg.jpg"),
+                "\(reference.keys.sorted())")
+        try FileManager.default.removeItem(at: out.appendingPathComponent("images/n.tar/a.jpg.jpg"))
+
+        let resumed = try await run(pipeline, inputs, out: out, resume: true)
+        #expect(resumed.resumedEntries == 1)
+        #expect(resumed.redoneEntries == 1)
+        #expect(try outputFiles(out) == reference, "a's image overwrote a.jpg's")
+    }
+
     @Test func resumeAfterRenamingTheArchiveNamesTheNewOne() async throws {
         let out = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

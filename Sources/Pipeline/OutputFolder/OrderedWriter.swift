@@ -222,6 +222,10 @@ final class OrderedWriter: EntryWriter {
         case .resumed(let record):
             // Its files stay where they are; an output tar counts them in its current tar (or adds them again).
             if !record.counts.failed { try sink.beginEntry() }
+            // Its image keeps its name: claimed again, so an entry done anew after it cannot take it.
+            for output in record.outputs where output.path.hasPrefix("images/") {
+                _ = try claimedNames.insert(Self.imageKey(output.path))
+            }
             var moved = record
             moved.outputs = try record.outputs.map { try sink.resume($0) }
             if moved != record { try completions.store(moved) }
