@@ -53,6 +53,7 @@ for n in $sizes; do
   out_files=$(find "$out" -path "$out/.cache" -prune -o -type f -print | wc -l)
   out_bytes=$(cd "$out" && find . -path ./.cache -prune -o -type f -print0 | du -cb --apparent-size --files0-from=- | tail -1 | awk '{ printf "%.1f MB", $1 / 1e6 }')
   cache_files=$(files "$out/.cache"); cache_bytes=$(bytes "$out/.cache")
+  cache_disk=$(du -sB1 "$out/.cache" 2>/dev/null | awk '{ printf "%.1f MB", $1 / 1e6 }')
   widest=$(find "$out" -type f -printf '%h\n' | sort | uniq -c | sort -rn | head -1 | awk '{ print $1 }')
   resumed="not run"; resumed_mb="-"; rerun="not run"; rerun_mb="-"; annotate="not run"
   shards_row="not run"; merge="not run"; merge_mb="-"; merged_same="-"
@@ -94,7 +95,7 @@ for n in $sizes; do
   printf "  %-44s %s\n" \
     "first run" "${first} s, $(echo "$n / $first" | bc -l | xargs printf '%.1f') entries/s; CPU ${first_cpu} s, $(echo "$n / $first_cpu" | bc -l | xargs printf '%.1f') entries per CPU-second; peak RSS ${first_mb} MB" \
     "OUT (outside .cache)" "${out_files} files, ${out_bytes}; at most ${widest} files in one folder" \
-    "OUT/.cache" "${cache_files} files, ${cache_bytes}" \
+    "OUT/.cache" "${cache_files} files, ${cache_bytes} (${cache_disk} on disk)" \
     "rerun of the finished run (--resume)" "${resumed}$( [ "$resumed_mb" = - ] || echo ", peak RSS ${resumed_mb} MB")" \
     "rerun (same command)" "${rerun}$( [ "$rerun_mb" = - ] || echo ", peak RSS ${rerun_mb} MB")" \
     "--only annotate" "${annotate}" \
