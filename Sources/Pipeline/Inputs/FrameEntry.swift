@@ -1,6 +1,6 @@
 import ImageCore
 
-/// One decoded frame of a video entry, as ``VideoFrames`` yields it: an
+/// One decoded frame of a video entry, as `VideoFrames` yields it: an
 /// entry of its own, named by its video and its frame (``EntryName``).
 public struct FrameEntry: Sendable {
     /// The video's position among its input's entries (the manifest's `index`).

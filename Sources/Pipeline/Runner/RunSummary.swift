@@ -19,7 +19,7 @@ public struct RunSummary: Sendable, Codable {
     public var megapixels = 0.0
     /// Entries that were not processed (directories, links, files that are
     /// not images…): counted, the first named (``SkippedList``); every one
-    /// is a row of `skipped.csv` (``SkippedFile``).
+    /// is a row of `skipped.csv` (`SkippedFile`).
     public var skipped = SkippedList()
     /// `--redacted-shards`: members that are not images, copied into the shards.
     public var copiedMembers = 0
@@ -28,7 +28,7 @@ public struct RunSummary: Sendable, Codable {
     /// error rows are the whole list), in order: counted, the first named.
     public var leftOutOfShards = SkippedList()
     /// `--redacted-shards`: the skipped members that are left out of their
-    /// shard (``RedactedTarMember/isLeftOut(_:)``; also in ``skipped``),
+    /// shard (`RedactedTarMember.isLeftOut(_:)`; also in ``skipped``),
     /// which ``line`` names; nil when there are none.
     public var leftOutMembers: SkippedList?
     /// What became of outputs the run could not finish (a redacted shard

@@ -1,7 +1,7 @@
 /// Entries a run skipped (or left out of its redacted shards), as run.json
 /// and the summary line keep them: the exact count and the first
 /// ``exampleLimit`` in archive order. The whole list is streamed to a file
-/// of the output folder as entries are seen (``SkippedFile``), so memory and
+/// of the output folder as entries are seen (`SkippedFile`), so memory and
 /// run.json stay the same size at 100 entries and at 100 million.
 public struct SkippedList: Sendable, Equatable {
     /// How many entries run.json names.
