@@ -1,6 +1,7 @@
 import FaceAnalysis
 import ImageCore
 import Testing
+import _TestSupport
 
 struct TrackCoverTests {
     /// Runs `reports` (one list of (track, box) per frame) through a cover
@@ -66,7 +67,7 @@ struct TrackCoverTests {
     /// the rule over the whole sequence, on random tracks with misses.
     @Test(arguments: [1, 2, 3, 5])
     func streamingGivesTheRegionsOfTheWholeSequence(reach: Int) {
-        var generator = SplitMix(seed: UInt64(reach))
+        var generator = SplitMix64(seed: UInt64(reach))
         var reports: [[(trackID: Int, box: Rect)]] = Array(repeating: [], count: 80)
         for id in 1...6 {
             let start = Int(generator.next() % 60), length = 5 + Int(generator.next() % 20)
@@ -106,18 +107,5 @@ struct TrackCoverTests {
             }
             #expect(streamed[t] == expected, "frame \(t)")
         }
-    }
-}
-
-/// A small deterministic generator for the random sequences.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
