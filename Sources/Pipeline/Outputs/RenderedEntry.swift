@@ -2,7 +2,7 @@
 /// step and its one encode step: the record, the encoded annotated image
 /// and whether to write the per-image JSON. The picture is encoded on the
 /// workers (it depends on nothing in order); the JSON, crops and a video
-/// frame's labels are made once, after the ordered passes (``EntryWriter``).
+/// frame's labels are made once, after the ordered passes (the runner's encode step).
 public struct RenderedEntry: Sendable {
     public var record: EntryRecord
     /// Encoded image bytes, nil when the pipeline writes no images.

@@ -7,11 +7,15 @@ import ImageCore
 /// A producer (this task) reads entries sequentially; a task group processes
 /// them with at most `workers` in flight. `RunSchedule` decides when the
 /// producer may start another entry and releases finished outcomes in input
-/// order to an `EntryWriter`, so outputs do not depend on scheduling.
-/// Memory is bounded by `workers` entries in flight plus at most
+/// order to an `EntryWriter`'s ordered step (ordered passes, output names),
+/// so outputs do not depend on scheduling; each position's encode step then
+/// runs in the same task group (at most `workers` at once), and a second
+/// `RunSchedule` releases the encoded bytes in input order for the writer to
+/// place. Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting, holding at most about
-/// `reorderBytes` of outputs; decoded video frames from the producer to the
-/// writer hold at most `videoFrameBytes` (one frame always fits).
+/// `reorderBytes` of outputs, and as much again between the ordered step and
+/// placement; decoded video frames from the producer to the ordered step
+/// hold at most `videoFrameBytes` (one frame always fits).
 public enum PipelineRunner {
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
@@ -123,8 +127,9 @@ public enum PipelineRunner {
     }
 
     /// The producer and the workers: reads every input in order, runs the
-    /// entries on at most `workers` tasks, hands outcomes to `writer` in
-    /// order. Returns the first write failure (the run stops there), or nil,
+    /// entries on at most `workers` tasks, hands outcomes to `writer`'s
+    /// ordered step in order, encodes each position on a task of its own and
+    /// has `writer` place the bytes in order. Returns the first write failure (the run stops there), or nil,
     /// and each input's digest as its source took it while reading it.
     static func schedule<Writer: EntryWriter>(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
                                               writer: Writer, cache: StageCache?, configuration: RunConfiguration,
