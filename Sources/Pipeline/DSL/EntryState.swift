@@ -51,7 +51,7 @@ extension Frame: _StepValue {
 
 extension RenderedEntry: _StepValue {
     public static func _take(from state: inout EntryState) -> RenderedEntry {
-        state.rendered ?? RenderedEntry(record: state.record, image: nil, imageExtension: "", faceJSON: nil)
+        state.rendered ?? RenderedEntry(record: state.record, image: nil, imageExtension: "", writesFaceJSON: false)
     }
 
     public consuming func _store(into state: inout EntryState) {

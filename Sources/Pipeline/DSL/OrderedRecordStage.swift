@@ -1,7 +1,7 @@
 /// A stage whose result depends on the entries before it (tracking across
 /// photos of a sequence). Its per-entry `process` runs on the workers like any
-/// stage; its ordered pass runs in the writer, in archive order, over the
-/// records (never pixels), so results do not depend on scheduling.
+/// stage; its ordered pass runs in the run's ordered step, in archive order,
+/// over the records (never pixels), so results do not depend on scheduling.
 /// Annotations are drawn before the ordered pass and do not show its results;
 /// the manifest and the per-image JSON do.
 public protocol OrderedRecordStage: Stage {
@@ -10,7 +10,7 @@ public protocol OrderedRecordStage: Stage {
 }
 
 /// The stateful, in-order half of an ``OrderedRecordStage``; used by the
-/// writer only (one task), never concurrently.
+/// run's ordered step only (one task), never concurrently.
 public protocol OrderedRecordPass: AnyObject {
     /// Called before the first entry of each archive.
     func beginArchive()

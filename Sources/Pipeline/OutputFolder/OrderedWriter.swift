@@ -1,8 +1,12 @@
 import Foundation
 
-/// Writes outcomes in sequence order: image and JSON files, completion
-/// records, manifest rows. Runs on the producer's task only (never
-/// concurrently), so it needs no locks.
+/// The output folder's ``EntryWriter``: in sequence order, the ordered step
+/// (``order(_:)``: the ordered passes, the output names), then, after the
+/// position's encode step (``EntryRender/encoded()``, off this task), the
+/// placement of its bytes (``place(_:)``: image, crop and JSON files,
+/// redacted-shard members, a video frame into its video's encoder,
+/// completion records, manifest rows). Runs on the producer's task only
+/// (never concurrently), so it needs no locks.
 final class OrderedWriter: EntryWriter {
     private let sink: any OutputSink
     private let manifest: OutputFile
@@ -20,11 +24,14 @@ final class OrderedWriter: EntryWriter {
     private let orderedPasses: [any OrderedRecordPass]
     /// The pipeline's tracking of video frames (``CompiledPipeline/videoTracking``): applied to frames only.
     private let videoFramesPass: (any OrderedRecordPass)?
+    /// The input being placed (its first row's offset and counts are kept below).
     private var currentArchive: Int?
     /// The sequence the ordered passes follow: the input, and the video's
     /// index in it for a frame (nil otherwise). Passes begin again when it
     /// changes, so tracks restart with each input and each video.
-    private var currentSequence: [Int?] = []
+    private var orderedSequence: [Int?] = []
+    /// The video the ordered step last named (its key and path).
+    private var orderedVideo: (key: [Int], path: String)?
     /// `--redacted-shards`: images go into the input's shard instead of `sink`.
     private let shards: RedactedTars?
     /// Where a video's frames are written back as one video (``VideoOutput``);
@@ -84,158 +91,187 @@ final class OrderedWriter: EntryWriter {
 
     func markInterrupted() { summary.interrupted = true }
 
-    /// Writes `item`'s files, completion record and rows; when a write
+    /// The ordered step, in sequence order: the ordered passes (begun again
+    /// with each input and each video) and the output names (claimed in
+    /// order, so they do not depend on scheduling). Makes no bytes.
+    func order(_ item: SequencedOutcome) throws -> EntryRender {
+        if case .archiveFailed(let reason) = item.outcome {
+            return EntryRender(position: OutputPosition(item, beginsSequence: false), work: .ready(.archiveFailed(reason: reason)))
+        }
+        let sequence: [Int?] = [item.archiveNumber, item.frame == nil ? nil : item.index]
+        let beginsSequence = orderedSequence != sequence
+        if beginsSequence {
+            orderedSequence = sequence
+            orderedVideo = nil
+            for pass in orderedPasses { pass.beginArchive() }
+            videoFramesPass?.beginArchive()
+        }
+        let position = OutputPosition(item, beginsSequence: beginsSequence)
+        // The passes that apply to this item: the stages' own, and for a video frame the pipeline's tracking.
+        let passes = orderedPasses + (item.frame == nil ? [] : videoFramesPass.map { [$0] } ?? [])
+        let folder = item.archiveName
+        let index = item.index ?? 0
+        func claimedStem() throws -> String {
+            let claimedPath = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: item.rawName, index: index)
+            // `<input>/<entry path>`; an image file given as an input: its name alone (`a.jpg`).
+            return imageFileInputs.contains(item.archiveNumber) ? folder : "\(folder)/\(claimedPath)"
+        }
+        switch item.outcome {
+        case .archiveFailed(let reason):
+            return EntryRender(position: position, work: .ready(.archiveFailed(reason: reason)))
+        case .copied(let bytes):
+            return EntryRender(position: position, work: .ready(.copied(bytes)))
+        case .inputEnded:
+            return EntryRender(position: position, work: .ready(.inputEnded))
+        case .rendered(var rendered, let contentHash, let cacheHits):
+            let stem = try claimedStem()
+            let beforePasses = passes.isEmpty ? nil : rendered.record
+            for pass in passes { pass.apply(to: &rendered.record) }
+            let picture: EntryOutputs.Picture
+            if let deferred = rendered.deferredLabels, videoDirectory != nil, let origin = item.origin {
+                // A video's frame goes into the video's own output, in frame order.
+                let key = [item.archiveNumber, index]
+                if orderedVideo?.key != key {
+                    let claimed = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: origin.source.rawName, index: index)
+                    var name = origin.source.outputName("images/\(folder)/\(claimed)")
+                    while try !claimedNames.insert(Self.imageKey(name)) { name = origin.source.outputName(name + "~") }
+                    orderedVideo = (key, name)
+                }
+                picture = .videoFrame(VideoFrameTarget(key: key, path: orderedVideo!.path, source: origin.source, pts: origin.pts), deferred)
+            } else if let source = rendered.image.map(EntryOutputs.Source.encoded) ?? rendered.deferredLabels.map(EntryOutputs.Source.labelsToDraw) {
+                if let shards {
+                    // In place of the entry, under its own name; the shard is named when the input ends.
+                    picture = .shard(path: shards.path(ofInput: item.archiveNumber), source)
+                } else {
+                    picture = .file(path: try imageName("images/\(stem)", rendered.imageExtension), source)
+                }
+            } else {
+                picture = .none
+            }
+            return EntryRender(position: position, work: .entry(EntryOutputs(
+                record: rendered.record, recordBeforePasses: beforePasses, picture: picture, cropFolder: "crops/\(stem)",
+                jsonPath: rendered.writesFaceJSON ? "faces/\(stem).json" : nil, contentHash: contentHash, cacheHits: cacheHits)))
+        case let .failed(reason, contentHash, partial):
+            _ = try claimedStem()
+            var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in passes { pass.apply(to: &nothing) }
+            return EntryRender(position: position, work: .ready(.failed(reason: reason, contentHash: contentHash, partial: partial)))
+        case .resumed(let record):
+            _ = try claimedStem()
+            // Its image keeps its name: claimed again, so an entry done anew after it cannot take it.
+            for output in record.outputs where output.path.hasPrefix("images/") {
+                _ = try claimedNames.insert(Self.imageKey(output.path))
+            }
+            var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
+            for pass in passes { pass.apply(to: &replay) }
+            return EntryRender(position: position, work: .ready(.resumed(record)))
+        }
+    }
+
+    /// Places `entry`'s bytes, completion record and rows; when a write
     /// fails, the counts are left as they were, so the summary counts only
     /// entries written whole (as the manifest lists them).
-    func write(_ item: SequencedOutcome) throws {
+    func place(_ entry: EncodedEntry) throws {
         let counted = summary
         do {
-            try writeFilesAndRows(item, counted: counted)
+            try placeFilesAndRows(entry, counted: counted)
         } catch {
             summary = counted
             throw error
         }
     }
 
-    /// `counted`: the summary before this item.
-    private func writeFilesAndRows(_ item: SequencedOutcome, counted: RunSummary) throws {
-        // The runner named each input as its output folder (`RunInput.withUniqueNames`).
-        let folder = item.archiveName
-        switch item.outcome {
-        case .archiveFailed(let reason):
+    /// `counted`: the summary before this entry.
+    private func placeFilesAndRows(_ entry: EncodedEntry, counted: RunSummary) throws {
+        let position = entry.position
+        if case .archiveFailed(let reason) = entry.content {
             summary.failedArchives += 1
-            shards?.discardInput(item.archiveNumber)
-            try append([Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: item.index, reason: reason)])
+            shards?.discardInput(position.archiveNumber)
+            try append([Manifest.errorRow(archive: position.archiveName, entry: position.entryName, index: position.index, reason: reason)])
             return
-        default:
-            break
         }
-        if currentArchive != item.archiveNumber {
-            currentArchive = item.archiveNumber
+        if currentArchive != position.archiveNumber {
+            currentArchive = position.archiveNumber
             archiveRowsStart = manifestBytes
             archiveStartSummary = counted
         }
-        let sequence: [Int?] = [item.archiveNumber, item.frame == nil ? nil : item.index]
-        if currentSequence != sequence {
-            currentSequence = sequence
+        if position.beginsSequence {
             try finishVideo()
-            if let note = item.origin?.source.otherStreamsNote { summary.notes.append(note) }
-            for pass in orderedPasses { pass.beginArchive() }
-            videoFramesPass?.beginArchive()
+            if let note = position.otherStreamsNote { summary.notes.append(note) }
         }
-        // The passes that apply to this item: the stages' own, and for a video frame the pipeline's tracking.
-        let passes = orderedPasses + (item.frame == nil ? [] : videoFramesPass.map { [$0] } ?? [])
-        switch item.outcome {
+        let index = position.index ?? 0
+        let rows: [[String]]
+        switch entry.content {
+        case .archiveFailed:
+            return
         case .copied(let bytes):
-            try shards?.add(input: item.archiveNumber, rawName: item.rawName, data: bytes)
+            try shards?.add(input: position.archiveNumber, rawName: position.rawName, data: bytes)
             summary.copiedMembers += 1
             return
         case .inputEnded:
-            try shards?.finishInput(item.archiveNumber)
+            try shards?.finishInput(position.archiveNumber)
             return
-        default:
-            break
-        }
-        let index = item.index ?? 0
-        let claimedPath = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: item.rawName, index: index)
-        // `<input>/<entry path>`; an image file given as an input: its name alone (`a.jpg`).
-        let stem = imageFileInputs.contains(item.archiveNumber) ? folder : "\(folder)/\(claimedPath)"
-        summary.entries += 1
-        let rows: [[String]]
-        switch item.outcome {
-        case .rendered(var rendered, let contentHash, let cacheHits):
+        case .files(let files):
+            summary.entries += 1
             try sink.beginEntry()
-            let beforePasses = passes.isEmpty ? nil : rendered.record
-            if !passes.isEmpty {
-                for pass in passes { pass.apply(to: &rendered.record) }
-                if rendered.faceJSON != nil { rendered.faceJSON = FaceJSONEncoder.encode(rendered.record) }
-            }
             var outputs: [CompletionRecord.Output] = []
-            var imagePath = "", jsonPath = ""
             var intoVideo = false
-            if let deferred = rendered.deferredLabels {
-                if let videoDirectory, let origin = item.origin {
-                    // A video's frame goes into the video's own output, in frame order.
-                    let image = deferred.drawn(rendered.record)
-                    if video?.key != [item.archiveNumber, index] {
-                        try finishVideo()
-                        let claimed = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: origin.source.rawName, index: index)
-                        var name = origin.source.outputName("images/\(folder)/\(claimed)")
-                        while try !claimedNames.insert(Self.imageKey(name)) { name = origin.source.outputName(name + "~") }
-                        video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
-                                                source: origin.source, width: image.width, height: image.height,
-                                                cover: videoCover)
-                    }
-                    let tracked = rendered.record.faces.compactMap { face in face.trackingID.map { (trackID: $0, box: face.box) } }
-                    try video!.append(image, pts: origin.pts, trackedFaces: tracked)
-                    imagePath = video!.path
-                    intoVideo = true
-                } else {
-                    rendered.image = try deferred.render(rendered.record)
+            switch files.picture {
+            case .none:
+                break
+            case .file(let file):
+                outputs.append(file.output(member: try sink.write(file.bytes, to: file.path)))
+            case .shard(_, let bytes):
+                try shards?.add(input: position.archiveNumber, rawName: position.rawName, data: bytes)
+            case .videoFrame(let target, let image, let trackedFaces):
+                if video?.key != target.key, let videoDirectory {
+                    try finishVideo()
+                    video = try VideoOutput(key: target.key, path: target.path, directory: videoDirectory,
+                                            source: target.source, width: image.width, height: image.height,
+                                            cover: videoCover)
                 }
+                try video?.append(image, pts: target.pts, trackedFaces: trackedFaces)
+                intoVideo = true
             }
-            if let image = rendered.image, let shards {
-                // In place of the entry, under its own name; the shard is named when the input ends.
-                try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
-                imagePath = shards.path(ofInput: item.archiveNumber)
-            } else if let image = rendered.image {
-                imagePath = try imageName("images/\(stem)", rendered.imageExtension)
-                let member = try sink.write(image, to: imagePath)
-                outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image), member: member))
+            for crop in files.crops {
+                outputs.append(crop.output(member: try sink.write(crop.bytes, to: crop.path)))
             }
-            if try writeCrops(of: &rendered.record, under: "crops/\(stem)", outputs: &outputs),
-               rendered.faceJSON != nil {
-                rendered.faceJSON = FaceJSONEncoder.encode(rendered.record)
+            if let json = files.json {
+                outputs.append(json.output(member: try sink.write(json.bytes, to: json.path)))
             }
-            if let json = rendered.faceJSON {
-                jsonPath = "faces/\(stem).json"
-                let member = try sink.write(json, to: jsonPath)
-                outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json), member: member))
-            }
-            rows = Manifest.rows(for: rendered.record, output: imagePath, facesJSON: jsonPath)
-            summary.cacheHits += cacheHits
-            let counts = CompletionRecord.Counts(
-                faces: rendered.record.faces.count, keptFaces: rendered.record.faces.filter(\.isKept).count,
-                megapixels: Double(rendered.record.width) * Double(rendered.record.height) / 1e6)
-            add(counts)
+            rows = files.rows
+            summary.cacheHits += files.cacheHits
+            add(files.counts)
             // A frame inside a video is not resumed: the video is written whole, so a resumed run redoes it (from the stage cache).
             if !intoVideo {
                 try completions.store(CompletionRecord(
-                    identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                       index: index, contentHash: contentHash, frame: item.frame),
-                    rows: rows, outputs: outputs, counts: counts, record: beforePasses))
+                    identity: identity(archive: position.archiveNumber, archiveName: position.archiveName, entryName: position.entryName,
+                                       index: index, contentHash: files.contentHash, frame: position.frame),
+                    rows: rows, outputs: outputs, counts: files.counts, record: files.recordBeforePasses))
             }
         case let .failed(reason, contentHash, partial):
+            summary.entries += 1
             let counts = CompletionRecord.Counts(failed: true)
             add(counts)
             if shards != nil {
-                summary.leftOutOfShards.append(.init(archive: item.archiveName, index: index, name: item.entryName, reason: reason))
+                summary.leftOutOfShards.append(.init(archive: position.archiveName, index: index, name: position.entryName, reason: reason))
             }
-            var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in passes { pass.apply(to: &nothing) }
-            rows = [Manifest.errorRow(archive: item.archiveName, entry: item.entryName, index: index, reason: reason,
-                                      known: partial, frame: item.frame, time: item.time)]
+            rows = [Manifest.errorRow(archive: position.archiveName, entry: position.entryName, index: index, reason: reason,
+                                      known: partial, frame: position.frame, time: position.time)]
             try completions.store(CompletionRecord(
-                identity: identity(archive: item.archiveNumber, archiveName: item.archiveName, entryName: item.entryName,
-                                   index: index, contentHash: contentHash, frame: item.frame),
+                identity: identity(archive: position.archiveNumber, archiveName: position.archiveName, entryName: position.entryName,
+                                   index: index, contentHash: contentHash, frame: position.frame),
                 rows: rows, outputs: [], counts: counts))
         case .resumed(let record):
+            summary.entries += 1
             // Its files stay where they are; an output tar counts them in its current tar (or adds them again).
             if !record.counts.failed { try sink.beginEntry() }
-            // Its image keeps its name: claimed again, so an entry done anew after it cannot take it.
-            for output in record.outputs where output.path.hasPrefix("images/") {
-                _ = try claimedNames.insert(Self.imageKey(output.path))
-            }
             var moved = record
             moved.outputs = try record.outputs.map { try sink.resume($0) }
             if moved != record { try completions.store(moved) }
             summary.resumedEntries += 1
-            var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
-            for pass in passes { pass.apply(to: &replay) }
             rows = record.rows
             add(record.counts)
-        case .archiveFailed, .copied, .inputEnded:
-            return
         }
         try append(rows)
     }
@@ -258,24 +294,6 @@ final class OrderedWriter: EntryWriter {
 
     /// An image's name in ``claimedNames`` (apart from the entries' paths).
     private static func imageKey(_ name: String) -> String { "image\0" + name }
-
-    /// Writes the faces' aligned crops into `folder` and records their
-    /// paths, sizes and SHA-256 (the PNG bytes are dropped); whether there was one.
-    private func writeCrops(of record: inout EntryRecord, under folder: String, outputs: inout [CompletionRecord.Output]) throws -> Bool {
-        var wrote = false
-        for i in record.faces.indices {
-            for j in record.faces[i].crops.indices {
-                let crop = record.faces[i].crops[j]
-                let cropPath = "\(folder)/\(crop.fileName(face: record.faces[i].face))"
-                let member = try sink.write(crop.png, to: cropPath)
-                outputs.append(.init(path: cropPath, bytes: crop.png.count, sha256: sha256Hex(crop.png), member: member))
-                record.faces[i].crops[j].path = cropPath
-                record.faces[i].crops[j].png = []
-                wrote = true
-            }
-        }
-        return wrote
-    }
 
     private func add(_ counts: CompletionRecord.Counts) {
         summary.faces += counts.faces

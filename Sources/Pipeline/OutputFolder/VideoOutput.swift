@@ -1,5 +1,7 @@
+import Dispatch
 import FaceAnalysis
 import ImageCore
+import Synchronization
 import VideoIO
 
 /// One video's frames written back into one video file of the output folder
@@ -13,7 +15,17 @@ import VideoIO
 /// in the frames where the detector missed it (``TrackCover``): frames wait
 /// here until `reach` later frames are known (at most `reach + 1` held),
 /// then get the extra regions redacted as the face's own and are encoded.
-final class VideoOutput {
+///
+/// The writer hands each frame over in order (``append(_:pts:trackedFaces:)``)
+/// and goes on: the frames are encoded on the video's own serial queue, one
+/// after another, at most ``handedOver`` waiting there. A failure there is
+/// thrown by the next call (the run stops, the file is discarded).
+///
+/// `@unchecked Sendable`: the encoder, the cover's state and the counts are
+/// touched only on `queue` once the output is made (`finish()` and the
+/// readers of `notes` and `coveredRegions` wait for it first); the failure
+/// is behind its own lock.
+final class VideoOutput: @unchecked Sendable {
     /// The input and the video's index in it.
     let key: [Int]
     /// Relative to the output folder (the manifest's `output`).
@@ -25,8 +37,15 @@ final class VideoOutput {
     private let cover: Redact?
     private var tracks: TrackCover
     private var waiting: [(image: RGBImage, pts: Int64)] = []
-    /// Regions covered so far where a tracked face was missed.
+    /// Regions covered so far where a tracked face was missed (read after ``finish()``).
     private(set) var coveredRegions = 0
+    /// Where the frames are encoded, in order.
+    private let queue = DispatchQueue(label: "facepipe.video-output")
+    /// Frames handed over and not yet encoded, at most.
+    static let handedOver = 2
+    private let room = DispatchSemaphore(value: VideoOutput.handedOver)
+    /// The first failure on `queue`; later frames are dropped.
+    private let failure = Mutex<(any Error)?>(nil)
 
     init(key: [Int], path: String, directory: OutputDirectory, source: VideoSource, width: Int, height: Int,
          cover: (redact: Redact, reach: Int)? = nil) throws {
@@ -46,8 +65,24 @@ final class VideoOutput {
     }
 
     /// The next frame (upright, as drawn), at its source pts, with its
-    /// tracked faces (id and box in the same pixels).
+    /// tracked faces (id and box in the same pixels): handed to the queue
+    /// (waiting while ``handedOver`` frames are there).
     func append(_ image: RGBImage, pts: Int64, trackedFaces: [(trackID: Int, box: Rect)]) throws {
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        room.wait()
+        queue.async { [self] in
+            defer { room.signal() }
+            guard failure.withLock({ $0 == nil }) else { return }
+            do {
+                try encodeFrame(image, pts: pts, trackedFaces: trackedFaces)
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// On `queue`: the frame into the encoder, or to wait for the cover.
+    private func encodeFrame(_ image: RGBImage, pts: Int64, trackedFaces: [(trackID: Int, box: Rect)]) throws {
         guard cover != nil else { return try encoder.append(image, pts: pts) }
         waiting.append((image, pts))
         try encode(tracks.add(trackedFaces))
@@ -63,11 +98,15 @@ final class VideoOutput {
         }
     }
 
-    /// Flushes the encoder, writes the trailer, renames the file into place.
+    /// Waits for the frames handed over, flushes the encoder, writes the
+    /// trailer, renames the file into place.
     func finish() throws {
         do {
-            try encode(tracks.finish())
-            try encoder.finish()
+            try queue.sync {
+                if let failure = failure.withLock({ $0 }) { throw failure }
+                try encode(tracks.finish())
+                try encoder.finish()
+            }
         } catch {
             file.discard()
             throw error
@@ -79,9 +118,12 @@ final class VideoOutput {
     /// file (VideoIO's `AudioTreatment`: no decoder here, or a rate or
     /// layout its AAC encoder does not take), one sentence each.
     var notes: [String] {
-        encoder.droppedAudio.map { "\(TerminalText.escaped(path)): \($0), left out" }
+        queue.sync { encoder.droppedAudio }.map { "\(TerminalText.escaped(path)): \($0), left out" }
     }
 
-    /// Removes the unfinished file.
-    func discard() { file.discard() }
+    /// Removes the unfinished file (once the frames handed over are done with).
+    func discard() {
+        queue.sync {}
+        file.discard()
+    }
 }

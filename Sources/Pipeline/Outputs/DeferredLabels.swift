@@ -1,9 +1,10 @@
 import ImageCore
 
-/// A video frame's picture, finished by the ordered writer: its face labels
-/// are drawn there, after the in-order passes gave its faces their tracking
-/// ids (``Annotate`` labels a tracked face `#0 0.93 id 4`), then it goes
-/// into the video's output (``VideoOutput``) or is encoded as an image.
+/// A video frame's picture, finished by the run's encode step
+/// (``EntryOutputs/encoded()``): its face labels are drawn there, after the
+/// in-order passes gave its faces their tracking ids (``Annotate`` labels a
+/// tracked face `#0 0.93 id 4`), then it goes into the video's output
+/// (``VideoOutput``) or is encoded as an image.
 /// Everything else on the picture was drawn on the worker; a still's
 /// picture is finished on the worker as before.
 struct DeferredLabels: Sendable {

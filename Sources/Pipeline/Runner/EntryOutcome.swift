@@ -30,7 +30,7 @@ extension SequencedOutcome {
     /// Bytes of output this outcome holds until the writer takes it (`RunSchedule`'s budget).
     var heldBytes: Int {
         switch outcome {
-        case .rendered(let entry, _, _): (entry.image?.count ?? 0) + (entry.faceJSON?.count ?? 0) + (entry.deferredLabels?.image.pixels.count ?? 0)
+        case .rendered(let entry, _, _): (entry.image?.count ?? 0) + (entry.deferredLabels?.image.pixels.count ?? 0)
         case .copied(let bytes): bytes.count
         case .failed, .resumed, .archiveFailed, .inputEnded: 0
         }

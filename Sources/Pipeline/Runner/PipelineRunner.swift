@@ -7,11 +7,15 @@ import ImageCore
 /// A producer (this task) reads entries sequentially; a task group processes
 /// them with at most `workers` in flight. `RunSchedule` decides when the
 /// producer may start another entry and releases finished outcomes in input
-/// order to an `EntryWriter`, so outputs do not depend on scheduling.
-/// Memory is bounded by `workers` entries in flight plus at most
+/// order to an `EntryWriter`'s ordered step (ordered passes, output names),
+/// so outputs do not depend on scheduling; each position's encode step then
+/// runs in the same task group (at most `workers` at once), and a second
+/// `RunSchedule` releases the encoded bytes in input order for the writer to
+/// place. Memory is bounded by `workers` entries in flight plus at most
 /// `reorderWindow` finished ones waiting, holding at most about
-/// `reorderBytes` of outputs; decoded video frames from the producer to the
-/// writer hold at most `videoFrameBytes` (one frame always fits).
+/// `reorderBytes` of outputs, and as much again between the ordered step and
+/// placement; decoded video frames from the producer to the ordered step
+/// hold at most `videoFrameBytes` (one frame always fits).
 public enum PipelineRunner {
     /// Runs `plan` over `inputs` into the output folder. Entry failures
     /// become manifest rows; only setup problems (output folder,
@@ -123,33 +127,43 @@ public enum PipelineRunner {
     }
 
     /// The producer and the workers: reads every input in order, runs the
-    /// entries on at most `workers` tasks, hands outcomes to `writer` in
-    /// order. Returns the first write failure (the run stops there), or nil,
+    /// entries on at most `workers` tasks, hands outcomes to `writer`'s
+    /// ordered step in order, encodes each position on a task of its own and
+    /// has `writer` place the bytes in order. Returns the first write failure (the run stops there), or nil,
     /// and each input's digest as its source took it while reading it.
-    static func schedule(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
-                         writer: some EntryWriter, cache: StageCache?, configuration: RunConfiguration,
-                         hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunRecord.InputInfo]) {
+    static func schedule<Writer: EntryWriter>(_ plan: CompiledPipeline, steps: [CompiledPipeline.Step], inputs: [RunInput],
+                                              writer: Writer, cache: StageCache?, configuration: RunConfiguration,
+                                              hooks: RunHooks) async -> (writeFailure: String?, inputs: [RunRecord.InputInfo]) {
         let pool = ContextPool(workers: configuration.workers,
                                shared: SharedResources(models: plan.faceModels, faceEngineFactory: configuration.faceEngine,
                                                        imagesInEntryFormat: configuration.routing.imagesInEntryFormat))
         var writeFailure: String?
         var described = inputs.map { RunRecord.InputInfo(name: $0.name, path: $0.path, error: "not read: the run stopped before it") }
-        await withTaskGroup(of: SequencedOutcome.self) { group in
+        await withTaskGroup(of: RunTaskResult<Writer.Rendering.Encoded>.self) { group in
             var schedule = RunSchedule<SequencedOutcome>(workers: configuration.workers, window: configuration.reorderWindow,
                                                          byteBudget: configuration.reorderBytes, bytes: \.heldBytes,
                                                          frameBudget: configuration.videoFrameBytes)
+            // After the ordered step: encode steps on at most `workers` tasks, placed in sequence order
+            // (the same numbers: every position takes the ordered step, in order).
+            var encodes = RunSchedule<PendingPlacement<Writer.Rendering.Encoded>>(
+                workers: configuration.workers, window: configuration.reorderWindow,
+                byteBudget: configuration.reorderBytes, bytes: \.heldBytes)
+            // Positions past the ordered step waiting for an encode task, in order.
+            var ordered: [(name: String, notice: RunNotice?, rendering: Result<Writer.Rendering, any Error>)] = []
             let shares = InputShares.of(sizes: inputs.map(\.byteSize))
             var progress = RunProgress(inputCount: inputs.count, currentShare: shares.first ?? 1)
 
-            func write(_ ready: [SequencedOutcome]) {
-                for outcome in ready where writeFailure == nil {
-                    if case .failed(let reason, _, _) = outcome.outcome {
-                        hooks.notice(.entryFailed(input: outcome.archiveName, entry: outcome.entryName, reason: reason))
-                    }
+            /// Positions past the ordered step and not yet placed: at most a window's worth.
+            func backlogFull() -> Bool { ordered.count + encodes.pending >= configuration.reorderWindow }
+            func inFlight() -> Bool { schedule.inFlight > 0 || encodes.inFlight > 0 }
+
+            func place(_ ready: [PendingPlacement<Writer.Rendering.Encoded>]) {
+                for placement in ready where writeFailure == nil {
+                    if let notice = placement.notice { hooks.notice(notice) }
                     do {
-                        try writer.write(outcome)
+                        try writer.place(placement.result.get())
                     } catch {
-                        writeFailure = "\(error) (writing the outputs of \(EntryDisplayName.of(archive: outcome.archiveName, entry: outcome.entryName)))"
+                        writeFailure = "\(error) (writing the outputs of \(placement.name))"
                     }
                     progress.done += 1
                     progress.read = schedule.produced
@@ -157,6 +171,39 @@ public enum PipelineRunner {
                     progress.megapixels = writer.summary.megapixels
                     hooks.progress(progress)
                 }
+            }
+            /// Hands the positions past the ordered step to encode tasks, in order, while there is room;
+            /// one with nothing to encode (or whose ordered step failed) is placed as its turn comes.
+            func encodeOrdered() {
+                if writeFailure != nil { ordered.removeAll() }
+                while let next = ordered.first {
+                    if case .success(let rendering) = next.rendering, rendering.encodes {
+                        guard encodes.canStart else { return }
+                        ordered.removeFirst()
+                        let position = encodes.start()
+                        group.addTask {
+                            .encoded(PendingPlacement(name: next.name, notice: next.notice, result: Result { try rendering.encoded() }),
+                                     at: position)
+                        }
+                    } else {
+                        ordered.removeFirst()
+                        let position = encodes.reserve()
+                        let result = next.rendering.flatMap { rendering in Result { try rendering.encoded() } }
+                        place(encodes.made(PendingPlacement(name: next.name, notice: next.notice, result: result), at: position))
+                    }
+                }
+            }
+            /// The ordered step, in sequence order, for outcomes the schedule released.
+            func order(_ released: [SequencedOutcome]) {
+                for outcome in released where writeFailure == nil {
+                    var notice: RunNotice?
+                    if case .failed(let reason, _, _) = outcome.outcome {
+                        notice = .entryFailed(input: outcome.archiveName, entry: outcome.entryName, reason: reason)
+                    }
+                    ordered.append((EntryDisplayName.of(archive: outcome.archiveName, entry: outcome.entryName), notice,
+                                    Result { try writer.order(outcome) }))
+                }
+                encodeOrdered()
             }
             func skip(_ skipped: RunSummary.SkippedRecord) {
                 guard writeFailure == nil else { return }
@@ -169,11 +216,18 @@ public enum PipelineRunner {
             }
             func make(_ outcome: (Int) -> SequencedOutcome) {
                 let sequence = schedule.reserve()
-                write(schedule.made(outcome(sequence), at: sequence))
+                order(schedule.made(outcome(sequence), at: sequence))
             }
             func receiveOne() async {
-                guard let outcome = await group.next() else { return }
-                write(schedule.finished(outcome, at: outcome.sequence))
+                switch await group.next() {
+                case .processed(let outcome):
+                    order(schedule.finished(outcome, at: outcome.sequence))
+                case .encoded(let placement, let position):
+                    place(encodes.finished(placement, at: position))
+                    encodeOrdered()
+                case nil:
+                    return
+                }
             }
 
             // `--redacted-shards`: the last video left out (input, index), so it is listed once.
@@ -237,7 +291,7 @@ public enum PipelineRunner {
                             work = .still(entry, name: name)
                         case .copy:
                             // Copied members wait in order too: keep the window's bound on memory.
-                            while schedule.inFlight > 0 && schedule.pending >= schedule.window { await receiveOne() }
+                            while inFlight() && (schedule.pending >= schedule.window || backlogFull()) { await receiveOne() }
                             make { SequencedOutcome(sequence: $0, archiveNumber: archiveNumber, archiveName: input.name,
                                                     entry: name, index: entry.index, outcome: .copied(entry.data)) }
                             continue
@@ -266,7 +320,7 @@ public enum PipelineRunner {
                                                 outcome: .failed(reason: "read: \(reason)", contentHash: "", partial: nil)) }
                         continue
                     }
-                    while !schedule.canStart(holding: work.frameBytes) { await receiveOne() }
+                    while !schedule.canStart(holding: work.frameBytes) || backlogFull() { await receiveOne() }
                     let archiveName = input.name
                     // Hashed here only when a completion record may be reused;
                     // otherwise on the worker, beside the other workers.
@@ -281,12 +335,12 @@ public enum PipelineRunner {
                     group.addTask {
                         let outcome = work.process(contentHash: knownHash, archiveName: archiveName,
                                                    steps: steps, cache: cache, pool: pool)
-                        return work.sequenced(position, archiveNumber: archiveNumber, archiveName: archiveName, outcome: outcome)
+                        return .processed(work.sequenced(position, archiveNumber: archiveNumber, archiveName: archiveName, outcome: outcome))
                     }
                 }
             }
             if !writer.summary.interrupted { progress.total = schedule.produced }
-            while schedule.inFlight > 0 { await receiveOne() }
+            while inFlight() { await receiveOne() }
         }
         return (writeFailure, described)
     }

@@ -1,7 +1,8 @@
 import ImageCore
 
-/// The last stage of every pipeline: encodes the annotated image and the
-/// per-image JSON (on the worker, in parallel); the runner then writes them,
+/// The last stage of every pipeline: encodes the annotated image (on the
+/// worker, in parallel) and says whether the per-image JSON is written; the
+/// runner encodes the JSON once the ordered passes ran, then writes both,
 /// and the manifest rows, in archive order.
 public struct WriteOutputs: Stage {
     public var images: ImageOutputFormat
@@ -31,15 +32,14 @@ public struct WriteOutputs: Stage {
     public func process(_ frame: Frame<Phase.Annotated>, context: StageContext) throws -> RenderedEntry {
         // `--redacted-shards`: a PNG entry stays PNG (the runner checked that `images` is a JPEG).
         let format = context.shared.imagesInEntryFormat && frame.record.sourceFormat == .png ? ImageOutputFormat.png : images
-        let json = faceJSON ? FaceJSONEncoder.encode(frame.record) : nil
         if frame.record.frame != nil, let encode = format.encode {
-            // A video frame: the writer draws its labels once it is tracked, then writes it into the video (or encodes it).
+            // A video frame: the encode step draws its labels once it is tracked, then it goes into the video (or is encoded).
             let annotate = frame.deferredLabels
-            var rendered = RenderedEntry(record: frame.record, image: nil, imageExtension: format.fileExtension, faceJSON: json)
+            var rendered = RenderedEntry(record: frame.record, image: nil, imageExtension: format.fileExtension, writesFaceJSON: faceJSON)
             rendered.deferredLabels = DeferredLabels(image: frame.image, annotate: annotate, encode: encode)
             return rendered
         }
         let image = try format.encode.map { try $0(frame.image) }
-        return RenderedEntry(record: frame.record, image: image, imageExtension: format.fileExtension, faceJSON: json)
+        return RenderedEntry(record: frame.record, image: image, imageExtension: format.fileExtension, writesFaceJSON: faceJSON)
     }
 }
