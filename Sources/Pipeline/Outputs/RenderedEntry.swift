@@ -10,7 +10,7 @@ public struct RenderedEntry: Sendable {
     /// The per-image JSON document, nil when the pipeline writes none.
     public var faceJSON: [UInt8]?
     /// A video frame whose labels the writer draws (`image` is nil until then).
-    var deferredLabels: DeferredLabels?
+    package var deferredLabels: DeferredLabels?
 
     public init(record: EntryRecord, image: [UInt8]?, imageExtension: String, faceJSON: [UInt8]?) {
         self.record = record
