@@ -113,8 +113,23 @@ let package = Package(
             "ImageCore", "Inference", "TFLite", "CCPUFeatures",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: simdSwift),
+        // Three modules by job (docs/ARCHITECTURE.md, "Modules"): what a
+        // pipeline author imports (Pipeline: the DSL, the stages, the compiled
+        // plan), the run folder read and written (RunFolders: layout, manifest,
+        // run.json, completion records, record packs, stage cache, report,
+        // merge) and running a plan (PipelineRunning: inputs, runner, writer,
+        // sinks, redacted tars, sharded runs, export). Each depends only on the
+        // ones above it; siblings share through `package` access.
         .target(name: "Pipeline", dependencies: [
-            "ImageCore", "ImageCodecs", "ArchiveIO", "VideoIO", "FaceAnalysis", "Inference",
+            "ImageCore", "ImageCodecs", "FaceAnalysis", "Inference",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: fuzzed),
+        .target(name: "RunFolders", dependencies: [
+            "Pipeline", "ImageCore", "ArchiveIO", "FaceAnalysis",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: fuzzed),
+        .target(name: "PipelineRunning", dependencies: [
+            "Pipeline", "RunFolders", "ImageCore", "ImageCodecs", "ArchiveIO", "VideoIO", "FaceAnalysis", "Inference",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),
@@ -122,7 +137,7 @@ let package = Package(
         // Every verb, as a library: `facepipe` is `FacepipeCommand.main()`, a
         // user's tool `FacepipeCommand.main(adding: [its pipelines])`.
         .target(name: "FacepipeCLI", dependencies: [
-            "Pipeline", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
+            "Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "Inference", "TFLite", "ImageCodecs", "ImageCore", "FaceAnalysis", "CFacepipeShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             // SHA-256 of pipeline files and of the cached tools built from them.
@@ -150,8 +165,8 @@ let package = Package(
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
-        .testTarget(name: "FacepipeCLITests", dependencies: ["FacepipeCLI", "Pipeline", "Pipelines", "ImageCodecs", "ImageCore", "_TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
+        .testTarget(name: "FacepipeCLITests", dependencies: ["FacepipeCLI", "Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "ImageCodecs", "ImageCore", "_TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),
     ]
 )
@@ -163,8 +178,8 @@ if fuzzing {
         ("fuzz-image", ["ImageCodecs"]),
         ("fuzz-exif", ["ImageCodecs"]),
         ("fuzz-tflite", ["TFLite"]),
-        ("fuzz-stage-cache", ["Pipeline"]),
-        ("fuzz-run-folder", ["Pipeline"]),
+        ("fuzz-stage-cache", ["Pipeline", "RunFolders"]),
+        ("fuzz-run-folder", ["Pipeline", "RunFolders"]),
         ("fuzz-video", ["VideoIO"]),
     ]
     package.targets.append(.target(name: "CLibFuzzerDriver", path: "Fuzz/CLibFuzzerDriver"))

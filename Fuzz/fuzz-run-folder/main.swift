@@ -2,6 +2,7 @@ import CLibFuzzerDriver
 import Foundation
 import Glibc
 import Pipeline
+import RunFolders
 
 /// Reads the bytes as each file `facepipe merge` takes from a shard folder
 /// that may come from anyone: `_SUCCESS` (decoded and checked for the shard

@@ -2,6 +2,7 @@ import CLibFuzzerDriver
 import Foundation
 import Glibc
 import Pipeline
+import RunFolders
 
 /// Reads the bytes as the payload of a stage cache file
 /// and of a completion record (``CompactDecoder``: what follows the magic

@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import RunFolders
 
 // A benchmark: compiled only with FACEPIPE_BENCHMARKS set (Package.swift, Benchmarks).
 #if FACEPIPE_BENCHMARKS

@@ -2,7 +2,9 @@ import ArgumentParser
 import FaceAnalysis
 import Foundation
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 
 /// `facepipe detect [options] FILES…`: the `detect` pipeline (the `faces`
 /// pipeline's detection and confidence filter, with its defaults and its

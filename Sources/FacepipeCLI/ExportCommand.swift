@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 
 /// `facepipe export FORMAT RUN_DIR --out DEST`.
 struct ExportCommand: ParsableCommand {

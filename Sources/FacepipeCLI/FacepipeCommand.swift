@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Pipeline
 import Pipelines
+import RunFolders
 
 /// facepipe's command line as a library: every verb (`run`, `describe`,
 /// `pipelines`, `export`, `report`, `merge`, `detect`, `model`) with the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pipeline
+import PipelineRunning
 
 /// Which frames of each video `run` and `detect` process, declared once
 /// and read once: `validate()` turns the flags into ``selection``.

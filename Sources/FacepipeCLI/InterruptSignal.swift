@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Pipeline
+import RunFolders
 import Synchronization
 
 /// Ctrl-C and SIGTERM handling. The first SIGINT or SIGTERM (what Slurm and

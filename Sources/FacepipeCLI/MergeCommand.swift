@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import RunFolders
 
 /// `facepipe merge OUT`: one output folder from the shards of a run split over cluster tasks.
 struct MergeCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import FaceAnalysis
 import Foundation
 import Inference
 import Pipeline
+import RunFolders
 import TFLite
 
 /// `facepipe model …`: look inside a TFLite model and run it on raw tensors

@@ -1,5 +1,6 @@
 import Inference
 import Pipeline
+import RunFolders
 
 /// Why a `facepipe model …` command cannot run with its arguments (exit 2).
 /// The engine's own refusals stay `InferenceError`s.

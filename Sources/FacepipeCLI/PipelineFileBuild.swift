@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import RunFolders
 
 /// Compiles a pipeline file into a tool (or finds it in the cache).
 ///

@@ -1,8 +1,9 @@
+#if canImport(Glibc)
 import Crypto
 import Foundation
-import Pipeline
-#if canImport(Glibc)
 import Glibc
+import Pipeline
+import RunFolders
 #endif
 
 /// Tools built from pipeline files, under

@@ -1,7 +1,8 @@
-import Foundation
-import Pipeline
 #if canImport(Glibc)
+import Foundation
 import Glibc
+import Pipeline
+import RunFolders
 #endif
 
 /// Runs a ``PipelineFileRequest``: builds the file's tool (or takes it from

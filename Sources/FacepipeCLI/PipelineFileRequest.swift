@@ -1,7 +1,8 @@
-import ArgumentParser
-import Pipeline
 #if canImport(Glibc)
+import ArgumentParser
 import Glibc
+import Pipeline
+import RunFolders
 #endif
 
 /// A command line that names a pipeline file instead of a pipeline:

@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Synchronization
 
 /// Progress and notices on stderr (never on stdout, never in the outputs):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import RunFolders
 
 /// `facepipe report DIR`: rebuilds `DIR/report.html` and prints its summary.
 struct ReportCommand: ParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 
 /// `facepipe run [--pipeline NAME] INPUT... --out DIR` (`RunArguments`).
 struct RunCommand: AsyncParsableCommand {

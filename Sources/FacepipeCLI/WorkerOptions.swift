@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pipeline
+import PipelineRunning
 
 /// How many entries `run` and `detect` process at once and where their
 /// models are, declared once. `-j4` is read as `-j 4`, as build tools do.

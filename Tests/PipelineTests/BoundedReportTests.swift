@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import RunFolders
 import Testing
 import _TestSupport
 

@@ -1,5 +1,6 @@
 import ImageCore
 import Pipeline
+import RunFolders
 import Testing
 import _TestSupport
 

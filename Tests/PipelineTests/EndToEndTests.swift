@@ -1,11 +1,13 @@
-import _TestSupport
 import ArchiveIO
 import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 import Testing
+import _TestSupport
 
 /// Real archives through real decoding and PNG encoding, with the bad inputs
 /// users meet: broken images, a PNG bomb, hostile names, links, a truncated

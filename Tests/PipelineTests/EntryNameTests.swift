@@ -1,6 +1,8 @@
 import ArchiveIO
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 
 /// An entry's name is built once where its input is read (``EntryName``):

@@ -1,4 +1,5 @@
 import Pipeline
+import RunFolders
 import Testing
 
 @Test func exitCodesAreThePromisedOnes() {

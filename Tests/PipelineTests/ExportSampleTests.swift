@@ -2,6 +2,7 @@ import ArchiveIO
 import Foundation
 import ImageCodecs
 import Pipeline
+import PipelineRunning
 import Pipelines
 import Testing
 import _TestSupport

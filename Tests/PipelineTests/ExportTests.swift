@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// `Exporter` on runs of the model-free test pipeline (red squares as faces,

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import RunFolders
 import Testing
 
 /// Issue 38 row 3: a file error names the path and gives the OS's reason

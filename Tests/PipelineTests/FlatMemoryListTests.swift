@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import RunFolders
 import Testing
 import _TestSupport
 

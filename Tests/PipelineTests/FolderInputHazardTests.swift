@@ -1,11 +1,12 @@
+#if canImport(Glibc)
 import ArchiveIO
 import Foundation
+import Glibc
 import Pipeline
+import PipelineRunning
 import Pipelines
 import Testing
 import _TestSupport
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// Folder inputs from a stranger: file names that are not UTF-8, and an

@@ -1,4 +1,5 @@
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// `--every` and `--fps` as values: which frames each keeps, and the limits

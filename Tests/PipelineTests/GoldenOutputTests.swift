@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Pipeline
+import PipelineRunning
 import Pipelines
 import Testing
 import _TestSupport

@@ -2,6 +2,8 @@ import ArchiveIO
 import CSV
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 import _TestSupport
 

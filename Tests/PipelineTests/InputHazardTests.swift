@@ -1,6 +1,7 @@
 import ArchiveIO
 import Foundation
 import Pipeline
+import PipelineRunning
 import Testing
 import _TestSupport
 

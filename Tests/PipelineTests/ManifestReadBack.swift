@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import Pipeline
+import RunFolders
 import Testing
 
 /// Reads a run's `manifest.csv` back the way a user's script does — with

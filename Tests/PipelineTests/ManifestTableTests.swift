@@ -1,4 +1,5 @@
 import Pipeline
+import RunFolders
 import Testing
 
 /// The manifest reader the report uses: RFC 4180 fields, facepipe's header, rows as wide as it.

@@ -2,6 +2,8 @@ import ArchiveIO
 import Crypto
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 
 /// `facepipe merge OUT` on a folder from a stranger (issue 35): links below

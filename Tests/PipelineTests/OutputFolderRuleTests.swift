@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Testing
 
 @Suite struct OutputFolderRuleTests {

@@ -1,8 +1,9 @@
-import Foundation
-import Pipeline
-import Testing
 #if canImport(Glibc)
+import Foundation
 import Glibc
+import Pipeline
+import PipelineRunning
+import Testing
 #endif
 
 /// Links planted inside the output folder never carry a write or a removal

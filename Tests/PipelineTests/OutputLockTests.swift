@@ -1,10 +1,11 @@
+#if canImport(Glibc)
 import ArchiveIO
 import Foundation
+import Glibc
 import Pipeline
+import PipelineRunning
 import Synchronization
 import Testing
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// One run per output folder.

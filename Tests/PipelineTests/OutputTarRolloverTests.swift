@@ -1,11 +1,13 @@
+#if canImport(Glibc)
 import ArchiveIO
 import Foundation
+import Glibc
 import ImageCodecs
 import ImageCore
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// `--output-tar` writes numbered tars, `DIR/outputs/000000.tar`, …, a new

@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 import Testing
 import _TestSupport
 

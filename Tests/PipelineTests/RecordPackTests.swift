@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import RunFolders
 import Testing
 
 /// The pack behind the stage cache and the completion records: a handful

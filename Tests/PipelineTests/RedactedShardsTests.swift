@@ -4,7 +4,9 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 import Testing
 import _TestSupport
 

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import ImageCore
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Synchronization
 import Testing
 

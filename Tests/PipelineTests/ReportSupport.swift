@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Pipelines
+import RunFolders
 import _TestSupport
 
 /// A `faces` run over the sample archives with damaged entries

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// The run flags are checked in one place (``RunConfiguration/validateFlags(workers:resume:overwrite:outputTar:redactedShards:copyUnknown:)``):

@@ -1,12 +1,13 @@
+#if canImport(Glibc)
 import ArchiveIO
 import Crypto
 import Foundation
+import Glibc
 import Pipeline
+import PipelineRunning
 import Pipelines
 import Testing
 import _TestSupport
-#if canImport(Glibc)
-import Glibc
 #endif
 
 /// Inputs by kind: folders, single images, archives, streams, and the

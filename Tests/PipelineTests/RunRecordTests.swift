@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 
 /// `run.json` has one type, ``RunRecord``: what a run writes reads back as

@@ -1,4 +1,5 @@
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// The runner's scheduling rules, without I/O or tasks.

@@ -1,6 +1,8 @@
 import ArchiveIO
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 
 /// The test pipeline: PPM in, red squares as faces, corners per kept face, inverted boxes, PPM out.
 func redSquarePipeline(counter: CallCounter? = nil, minConfidence: Float = 0.5, label: String = "invert") -> Pipeline {

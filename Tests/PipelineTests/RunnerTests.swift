@@ -1,6 +1,8 @@
 import ArchiveIO
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Synchronization
 import Testing
 

@@ -1,6 +1,8 @@
 import ArchiveIO
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 
 @Suite struct ShardSchedulerTests {

@@ -1,8 +1,10 @@
-import Foundation
-import Pipeline
-import Testing
 #if canImport(Glibc)
+import Foundation
 import Glibc
+import Pipeline
+import PipelineRunning
+import RunFolders
+import Testing
 #endif
 
 /// Issue 35: a run folder from someone else, exported or reported. Each

@@ -4,6 +4,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import RunFolders
 
 /// A run folder as someone else could hand it over, written file by file:
 /// `run.json`, `manifest.csv` and one per-image JSON for a single PNG

@@ -1,5 +1,7 @@
 import Foundation
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import Pipeline
+import RunFolders
 import Testing
 
 /// The stage cache and the completion records are checked before use: a

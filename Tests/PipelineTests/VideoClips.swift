@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import Pipeline
+import RunFolders
 
 /// Video clips made at test time with the `ffmpeg` command (installed by
 /// setup with FFmpeg's libraries), so no video file is committed.

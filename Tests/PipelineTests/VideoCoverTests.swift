@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// A redacting pipeline covers a tracked face in the video frames where

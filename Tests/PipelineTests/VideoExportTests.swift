@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// `facepipe export` of runs over videos: each frame the run processed is

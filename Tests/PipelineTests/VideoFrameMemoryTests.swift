@@ -1,8 +1,9 @@
-import Foundation
-import Pipeline
-import Testing
 #if canImport(Glibc)
+import Foundation
 import Glibc
+import Pipeline
+import PipelineRunning
+import Testing
 #endif
 
 /// Issue 50 row 5 and issue 51: a video's frames in flight are bounded in

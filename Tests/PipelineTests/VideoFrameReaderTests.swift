@@ -1,6 +1,8 @@
 import Foundation
 import ImageCore
 import Pipeline
+import PipelineRunning
+import RunFolders
 import Testing
 
 /// ``VideoFrameReader`` over synthetic frames (no container): names, the

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import PipelineRunning
 import Testing
 
 /// A write that fails mid-run stops the run with a one-line message naming

@@ -29,7 +29,7 @@ public struct AlignedCrop: Sendable, Hashable, Codable {
     }
 
     /// The crop's file name inside its entry's crop folder.
-    func fileName(face: Int) -> String { "\(face).\(kind.rawValue).png" }
+    package func fileName(face: Int) -> String { "\(face).\(kind.rawValue).png" }
 
     // The PNG bytes travel with the record only from ``Crops`` to the writer.
     private enum CodingKeys: String, CodingKey { case kind, size, imageToCrop, path }

@@ -5,14 +5,14 @@ import ImageCore
 /// Phases are compile-time markers; each step knows its own and converts
 /// (see `_StepValue`), so the plan is a flat list of steps with no casts.
 public struct EntryState: Sendable {
-    var image: RGBImage
-    var record: EntryRecord
+    package var image: RGBImage
+    package var record: EntryRecord
     var encoded: [UInt8]
-    var rendered: RenderedEntry?
+    package var rendered: RenderedEntry?
     /// ``Frame/deferredLabels`` between steps.
     var deferredLabels: Annotate?
 
-    init(record: EntryRecord, encoded: [UInt8]) {
+    package init(record: EntryRecord, encoded: [UInt8]) {
         image = RGBImage(width: 0, height: 0)
         self.record = record
         self.encoded = encoded

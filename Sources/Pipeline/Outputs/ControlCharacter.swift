@@ -4,7 +4,7 @@ extension Unicode.Scalar {
     /// and the line and paragraph separators U+2028, U+2029. Each format's
     /// escaping (``TerminalText``, `YAMLText`, `LinePath`, ``JSONText``'s C0)
     /// escapes at least these.
-    var isControlOrLineBreak: Bool {
+    package var isControlOrLineBreak: Bool {
         switch value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
         default: false
@@ -16,7 +16,7 @@ extension String {
     /// The text with each scalar `needsEscape` accepts replaced by
     /// `escape(scalar)`; the text itself when none does. The loop every
     /// format's escaping shares (``TerminalText``, `LinePath`).
-    func escapingScalars(where needsEscape: (Unicode.Scalar) -> Bool, as escape: (Unicode.Scalar) -> String) -> String {
+    package func escapingScalars(where needsEscape: (Unicode.Scalar) -> Bool, as escape: (Unicode.Scalar) -> String) -> String {
         guard unicodeScalars.contains(where: needsEscape) else { return self }
         var out = ""
         for scalar in unicodeScalars {

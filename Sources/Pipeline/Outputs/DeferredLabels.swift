@@ -7,16 +7,16 @@ import ImageCore
 /// (``VideoOutput``) or is encoded as an image.
 /// Everything else on the picture was drawn on the worker; a still's
 /// picture is finished on the worker as before.
-struct DeferredLabels: Sendable {
+package struct DeferredLabels: Sendable {
     /// The picture without its labels.
-    let image: RGBImage
+    package let image: RGBImage
     /// The stage whose labels these are (layers, sizes); nil: no labels.
     let annotate: Annotate?
     /// The pipeline's image format (when the frame is written as an image).
     let encode: @Sendable (RGBImage) throws -> [UInt8]
 
     /// The picture with the labels of `record` (the tracked record).
-    func drawn(_ record: EntryRecord) -> RGBImage {
+    package func drawn(_ record: EntryRecord) -> RGBImage {
         guard let annotate else { return image }
         var image = image
         annotate.drawLabels(of: record, on: &image)
@@ -24,7 +24,7 @@ struct DeferredLabels: Sendable {
     }
 
     /// The encoded picture with the labels of `record`.
-    func render(_ record: EntryRecord) throws -> [UInt8] {
+    package func render(_ record: EntryRecord) throws -> [UInt8] {
         try encode(drawn(record))
     }
 }

@@ -8,8 +8,8 @@ import ImageCore
 ///
 /// Hand-written so that the bytes are fixed: keys in a fixed order, pixels
 /// with 3 decimals, normalized values with 6.
-enum FaceJSONEncoder {
-    static func encode(_ record: EntryRecord) -> [UInt8] {
+package enum FaceJSONEncoder {
+    package static func encode(_ record: EntryRecord) -> [UInt8] {
         var out = JSONText()
         let w = Float(max(record.width, 1)), h = Float(max(record.height, 1))
         out.open("{")
@@ -18,7 +18,7 @@ enum FaceJSONEncoder {
         out.key("index"); out.int(record.index)
         // A video frame's index and time (absent for a still image, whose JSON is as before).
         if let frame = record.frame { out.key("frame"); out.int(frame) }
-        if let time = record.time { out.key("time"); out.raw(Manifest.secondsText(time)) }
+        if let time = record.time { out.key("time"); out.raw(FixedFormat.seconds(time)) }
         out.key("width"); out.int(record.width)
         out.key("height"); out.int(record.height)
         out.key("exif_orientation"); out.int(record.exifOrientation)

@@ -48,6 +48,16 @@ package enum FixedFormat {
         }
     }
 
+    /// Seconds with 6 decimals (microseconds, rounded half to even), from
+    /// the Double itself: a Float would lose digits after a few minutes.
+    package static func seconds(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return seconds.isNaN ? "nan" : (seconds > 0 ? "inf" : "-inf") }
+        let micro = Int64((seconds * 1e6).rounded(.toNearestOrEven))
+        let magnitude = micro.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        return (micro < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
     /// The slow general path (huge magnitudes, more than 12 decimals).
     private static func appendFormatted(_ value: Float, decimals: Int, to text: inout String) {
         let formatted = String(format: "%.\(decimals)f", Double(value))

@@ -14,7 +14,7 @@ extension ImageOutputFormat {
     }
 
     /// The JPEG quality when the format is a JPEG.
-    var jpegQuality: Int? {
+    package var jpegQuality: Int? {
         guard name.hasPrefix("jpeg(quality: "), name.hasSuffix(")") else { return nil }
         return Int(name.dropFirst("jpeg(quality: ".count).dropLast())
     }

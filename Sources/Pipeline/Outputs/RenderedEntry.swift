@@ -13,7 +13,7 @@ public struct RenderedEntry: Sendable {
     /// as the ordered passes leave it).
     public var writesFaceJSON: Bool
     /// A video frame whose labels the encode step draws (`image` is nil until then).
-    var deferredLabels: DeferredLabels?
+    package var deferredLabels: DeferredLabels?
 
     public init(record: EntryRecord, image: [UInt8]?, imageExtension: String, writesFaceJSON: Bool) {
         self.record = record

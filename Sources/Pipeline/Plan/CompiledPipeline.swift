@@ -25,14 +25,14 @@ public struct CompiledPipeline: Sendable {
 
     /// Frames a tracked face may be missed and still keep its id: the
     /// tracking stage's, else the pipeline's video tracking's.
-    var videoTrackingReach: Int {
+    package var videoTrackingReach: Int {
         let stage = steps.lazy.compactMap { $0.orderedPass?() as? TrackingPass }.first
         return (stage?.configuration ?? videoTracking ?? FaceTracker.Configuration()).maxMissingFrames
     }
 
     /// The in-order passes of a run: the stages' own, and, when no stage
     /// has one, the pipeline's tracking of video frames (which leaves stills alone).
-    func orderedPasses(_ steps: [Step]) -> (stages: [any OrderedRecordPass], videoFrames: (any OrderedRecordPass)?) {
+    package func orderedPasses(_ steps: [Step]) -> (stages: [any OrderedRecordPass], videoFrames: (any OrderedRecordPass)?) {
         let stages = steps.compactMap { $0.orderedPass?() }
         return (stages, stages.isEmpty ? videoTracking.map { TrackingPass(configuration: $0) } : nil)
     }
@@ -51,7 +51,7 @@ public struct CompiledPipeline: Sendable {
     public struct Step: Sendable {
         public let definition: StageDefinition
         /// Runs the stage on an entry.
-        let run: StageNode.Run
+        package let run: StageNode.Run
         public let caching: StageCaching
         /// SHA-256 (hex) of the results version, the upstream fingerprint,
         /// this stage's canonical definition and every stored value of the
@@ -62,7 +62,7 @@ public struct CompiledPipeline: Sendable {
         /// For stages with an in-order pass (``OrderedRecordStage``).
         let orderedPass: (@Sendable () -> any OrderedRecordPass)?
 
-        func cacheKey(contentHash: String) -> String {
+        package func cacheKey(contentHash: String) -> String {
             sha256Hex(Array((contentHash + ":" + fingerprint).utf8))
         }
     }
@@ -125,8 +125,8 @@ public struct CompiledPipeline: Sendable {
 
 /// Which cached stage results a run may reuse.
 public struct RecomputePolicy: Sendable, Hashable {
-    enum Kind: Sendable, Hashable { case useCache, from(String), only(String), everything }
-    let kind: Kind
+    package enum Kind: Sendable, Hashable { case useCache, from(String), only(String), everything }
+    package let kind: Kind
 
     /// Reuse every cached result whose fingerprint matches (the default).
     public static let useCache = RecomputePolicy(kind: .useCache)

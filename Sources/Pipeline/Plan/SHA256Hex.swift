@@ -2,12 +2,12 @@ import Crypto
 import Foundation
 
 /// Lower-case hex SHA-256 of bytes.
-func sha256Hex(_ bytes: some DataProtocol) -> String {
+package func sha256Hex(_ bytes: some DataProtocol) -> String {
     SHA256.hash(data: bytes).hexString
 }
 
 extension Sequence where Element == UInt8 {
-    var hexString: String {
+    package var hexString: String {
         var s = ""
         for byte in self {
             s.append(Character(Unicode.Scalar(hexDigits[Int(byte >> 4)])))

@@ -35,7 +35,7 @@ public struct Redact: Stage {
     }
 
     /// The stage's name in definitions, `describe` and `--set`.
-    static let stageName = "redact"
+    package static let stageName = "redact"
     public var definition: StageDefinition { StageDefinition(Self.stageName, optionsOf: self) }
 
     public func validate() throws(PipelineError) {

@@ -20,7 +20,7 @@ public struct WriteOutputs: Stage {
     public static var optionTable: [StageOption<Self>] { [StageOption("images", \.images), StageOption("face-json", \.faceJSON)] }
 
     /// The stage's name in definitions, `describe` and `--set`.
-    static let stageName = "write-outputs"
+    package static let stageName = "write-outputs"
     public var definition: StageDefinition { StageDefinition(Self.stageName, optionsOf: self) }
 
     public func validate() throws(PipelineError) {
