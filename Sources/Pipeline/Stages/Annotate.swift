@@ -66,7 +66,7 @@ public struct Annotate: Stage {
         for face in drawn where !face.isKept { drawMarks(of: face, on: &image) }
         for face in drawn where face.isKept { drawMarks(of: face, on: &image) }
         // Labels last, so no mark covers one; kept faces choose their places first.
-        // A video frame's labels wait for its tracking ids: the writer draws them (`DeferredLabels`).
+        // A video frame's labels wait for its tracking ids: the run's encode step draws them (`DeferredLabels`).
         var deferred: Annotate?
         if layers.contains(.labels) {
             if record.frame != nil { deferred = self } else { drawLabels(of: record, on: &image) }
