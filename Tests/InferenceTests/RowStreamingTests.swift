@@ -125,6 +125,36 @@ import _TestSupport
         }
     }
 
+    /// On a wide input no step writes more than half a megabyte of rows per
+    /// call (one row when a row is larger; at most
+    /// `RowStreamingInterpreter.stepBytes`), so the rows a step writes are
+    /// still in the core's cache (1 MiB of L2 on the machines measured) when
+    /// the next step reads them: in 32-row bands of a 2048-px wide input the
+    /// short-range detector's stride-2 layers would write 16 rows of 96 KiB
+    /// at once. Every tensor's rows are written once, in order, from row 0,
+    /// and the heads keep the whole-tensor run's bits.
+    @Test(.enabled(if: Fixtures.modelsAvailable), arguments: [Shape(height: 96, width: 2048), Shape(height: 400, width: 208)])
+    func stepsWriteAtMostTheirBudgetPerCall(_ shape: Shape) throws {
+        let declared = try Model(contentsOf: Fixtures.model(Self.shortRange))
+        let model = try declared.resized(inputShape: [1, shape.height, shape.width, 3])
+        let streaming = try RowStreamingInterpreter(model: model, bandRows: 32)
+        var next: [Int: Int] = [:], overBudget: [String] = [], misplaced: [String] = []
+        let writes = streaming.scheduledWrites()
+        for (tensor, rows, rowBytes) in writes {
+            if rows.lowerBound != next[tensor, default: 0] || rows.isEmpty { misplaced.append("tensor \(tensor) rows \(rows)") }
+            next[tensor] = rows.upperBound
+            if tensor > 0 && rows.count > 1 && rows.count * rowBytes > min(RowStreamingInterpreter.stepBytes, 512 << 10) {
+                overBudget.append("tensor \(tensor) rows \(rows) of \(rowBytes) bytes")
+            }
+        }
+        #expect(writes.count > 0 && overBudget.isEmpty, "\(overBudget.count) writes over the budget: \(overBudget.prefix(3))")
+        #expect(misplaced.isEmpty, "\(misplaced.prefix(3))")
+        let input = try Self.photo(height: shape.height, width: shape.width)
+        let expected = try Interpreter(model: model).run([input])
+        let heads = try Self.stream(streaming, input)
+        #expect(Self.firstDifference(heads[2] + heads[3], expected[0]) == nil && Self.firstDifference(heads[0] + heads[1], expected[1]) == nil)
+    }
+
     /// Rows a caller declines (`needs`) of a head no streamed step reads are
     /// neither computed nor delivered; every other row keeps its bits.
     @Test(.enabled(if: Fixtures.modelsAvailable), arguments: ParityTests.widths)
