@@ -26,12 +26,30 @@ extension FaceAnalyzer {
     }
 
     /// `detect` running `composition` (any families, ``DetectorMode``'s or
-    /// others); `options.mode` and `options.unconfirmed` are not read.
+    /// others); `options.mode` and `options.unconfirmed` are not read. A
+    /// picture whose faces show it tilted is searched again turned upright
+    /// (`addingTurnedFaces`).
     package func detect(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
                         allowTiling: Bool = true) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
         try composition.validate()
         guard image.width > 0, image.height > 0 else { return [] }
+        var found = try faces(in: image, composition: composition, options: options, allowTiling: allowTiling)
+        found = try addingTurnedFaces(to: found, in: image, composition: composition, options: options, allowTiling: allowTiling)
+        let minSize = options.minFaceSize.pixels(imageWidth: image.width)
+        return found
+            .filter { $0.box.longerSide >= minSize && $0.isFinite }
+            .sorted { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.box.x != b.box.x { return a.box.x < b.box.x }
+                return a.box.y < b.box.y
+            }
+    }
+
+    /// The faces one search of `image` by `composition` finds, neither
+    /// filtered by size nor sorted.
+    func faces(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
+               allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         let found: [FaceDetection]
         if let confirmation = composition.confirmation, case let .tiledLevels(searching) = composition.search {
@@ -49,14 +67,7 @@ extension FaceAnalyzer {
         } else {
             found = try search(composition.search, in: image, options: options, allowTiling: allowTiling)
         }
-        let minSize = options.minFaceSize.pixels(imageWidth: image.width)
         return found
-            .filter { $0.box.longerSide >= minSize && $0.isFinite }
-            .sorted { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.box.x != b.box.x { return a.box.x < b.box.x }
-                return a.box.y < b.box.y
-            }
     }
 
     /// An anchor family's faces over a whole-frame or canvas-pyramid
