@@ -26,11 +26,13 @@ struct PictureTiltTests {
 
     static let cases: [Case] = [
         Case(description: "three faces turned 30° agree", faces: [face(roll: 29), face(roll: 31.4), face(roll: 30.2)], tilt: 30),
-        Case(description: "turned −20°, one face looking away", faces: [face(roll: -21), face(roll: -19), face(roll: 25)], tilt: -20),
+        Case(description: "turned −20°, one face's head tilted the other way: the median", faces: [face(roll: -21), face(roll: -19), face(roll: 25)], tilt: -19),
         Case(description: "an even count takes the middle pair's mean", faces: [face(roll: 14), face(roll: 16), face(roll: 18), face(roll: 22)], tilt: 17),
         Case(description: "upright heads tilted each their own way", faces: [face(roll: -14), face(roll: 3), face(roll: 16)], tilt: nil),
         Case(description: "upright group", faces: [face(roll: 2), face(roll: -4), face(roll: 5), face(roll: 1)], tilt: nil),
-        Case(description: "tilt under the smallest searched", faces: [face(roll: 6), face(roll: 7)], tilt: nil),
+        Case(description: "tilt under the smallest searched", faces: [face(roll: 10), face(roll: 11)], tilt: nil),
+        Case(description: "an upright group's heads (t1's six)", faces: [-16, -8, 4, 14, 26, 32].map { face(roll: $0) }, tilt: nil),
+        Case(description: "a turned group's heads", faces: [14, 22, 34, 44, 41, 36].map { face(roll: $0) }, tilt: 35),
         Case(description: "one face is no picture tilt", faces: [face(roll: 30)], tilt: nil),
         Case(description: "low scores do not vote", faces: [face(roll: 30, score: 0.55), face(roll: 30, score: 0.5)], tilt: nil),
         Case(description: "eyes too close to read a roll", faces: [face(roll: 30, eyeDistance: 5), face(roll: 30, eyeDistance: 6)], tilt: nil),

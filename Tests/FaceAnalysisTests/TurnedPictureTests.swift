@@ -6,25 +6,32 @@ import _TestSupport
 
 /// Whole pictures turned in-plane (a scan or a phone held askew): every
 /// face of at least 40 px `.accurate` finds in the upright photo is found
-/// in the photo turned ±30° by ImageCore, where the first search alone
-/// loses some (t1's six, breakingbad's group): the faces it does find
-/// show the tilt, and the picture is searched again turned upright.
+/// in the photo turned by 20–30° by ImageCore, where the first search
+/// alone loses one (t1 at half size): the faces it does find show the
+/// tilt, and the picture is searched again turned upright.
 @Suite(.enabled(if: Fixtures.modelsAvailable)) struct TurnedPictureTests {
     struct Case: Sendable, CustomStringConvertible {
         var photo: String
+        /// The photo is first made this many times smaller (area average).
+        var shrink: Int
         var degrees: Float
-        var description: String { "\(photo) turned \(degrees)°" }
+        var description: String { "\(photo) 1/\(shrink) turned \(degrees)°" }
     }
 
-    static let cases = ["t1.jpg", "breakingbad.jpg"].flatMap { photo in [Float(30), -30].map { Case(photo: photo, degrees: $0) } }
+    /// t1 at half size has six faces of 48–61 px; turned 30° counter-clockwise
+    /// (−30) or −20°, the first search alone finds five of them.
+    static let cases = [Case(photo: "t1.jpg", shrink: 2, degrees: -30), Case(photo: "t1.jpg", shrink: 2, degrees: -20),
+                        Case(photo: "t1.jpg", shrink: 2, degrees: 30), Case(photo: "t1.jpg", shrink: 1, degrees: -30),
+                        Case(photo: "breakingbad.jpg", shrink: 1, degrees: 30)]
 
     @Test(arguments: cases)
     func facesFoundUprightAreFoundTurned(_ c: Case) throws {
         let analyzer = try FaceTestSupport.analyzer()
-        let photo = try FaceTestSupport.photo(c.photo)
+        let full = try FaceTestSupport.photo(c.photo)
+        let photo = c.shrink == 1 ? full : try full.downscaledAreaAverage(width: full.width / c.shrink, height: full.height / c.shrink)
         let options = FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20))
         let upright = try analyzer.detect(in: photo, options: options).filter { $0.box.longerSide >= 40 }
-        try #require(upright.count >= 3)
+        try #require(upright.count >= 2)
         let turned = photo.turned(by: c.degrees * .pi / 180)
         let found = try analyzer.detect(in: turned.image, options: options)
         // A face is found when a turned detection's centre, mapped back, is near its centre and its size is the face's.
