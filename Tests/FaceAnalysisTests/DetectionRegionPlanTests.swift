@@ -90,6 +90,29 @@ struct DetectionRegionPlanTests {
         }
     }
 
+    /// The alignment is the family row's, not the short-range model's: a
+    /// family whose network has a total stride of 32 (the back-camera row,
+    /// BackCameraFamily.swift) gets canvases in multiples of 32 that still
+    /// cover each level, where the canvas plan used to size every canvas
+    /// by the short-range model's 16.
+    @Test(arguments: tiledCases)
+    func canvasesFollowTheFamilysOwnAlignment(_ c: TiledCase) throws {
+        var search = Self.search
+        search.alignment = try #require(DetectorFamily.blazeFaceBackCamera.anchorLayout).totalStride
+        #expect(search.alignment == 32 && Self.search.alignment == 16)
+        let plan = SearchPlan(search, width: c.width, height: c.height, minFacePixels: c.minFaceSize * Float(c.width), wholeFrameInput: 192)
+        #expect(!plan.tiles.isEmpty)
+        for tile in plan.tiles {
+            #expect(tile.width % 32 == 0 && tile.height % 32 == 0 && tile.width <= search.maximumTile, "\(tile)")
+        }
+        for levelIndex in 1..<plan.levels.count {
+            let level = plan.levels[levelIndex], tiles = plan.tiles.filter { $0.level == levelIndex }
+            #expect(tiles.first.map { $0.x <= 0 && $0.y <= 0 } == true && tiles.last.map { $0.x + $0.width >= level.width } == true,
+                    "level \(levelIndex) \(level): \(tiles)")
+            #expect(tiles.allSatisfy { $0.y + $0.height >= level.height })
+        }
+    }
+
     struct SpanCase: Sendable, CustomTestStringConvertible {
         var extent: Int
         var spans: [Int]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""How many of a labelled set's 20-64 px faces a second detection phase could
-add at best, placement by placement (issue 53's placement target).
+"""How many of a labelled set's small faces (20-64 px wide by default) a
+second detection phase could add at best, placement by placement (issue 53's
+placement target).
 
 For each `faces` run on a moved copy of the set (`eval-shifts.sh` keeps them
 with KEEP=DIR), every 20-64 px label the run misses (IoU >= 0.5) is looked up
@@ -14,6 +15,8 @@ the pyramid from 0.7 (BlazeFace alone's bar). Standard library only.
 
 Usage: placement_ceiling.py LABELS.json --runs RUN.jsonl... --phases P.jsonl...
        --x2 X2.jsonl --pyramid PYR.jsonl --candidates YUFACE.jsonl
+       [--widths 20 64]   (label widths counted, from and below; `--widths 20 inf`
+                           for the crowd set's "recall from 20 px")
 """
 import argparse
 import json
@@ -49,14 +52,16 @@ def main():
     parser.add_argument("--x2", default=None)
     parser.add_argument("--pyramid", default=None)
     parser.add_argument("--candidates", default=None)
+    parser.add_argument("--widths", nargs=2, type=float, default=[20, 64])
     args = parser.parse_args()
     labels = json.loads(pathlib.Path(args.labels).read_text())["images"]
     phases = [load(p) for p in args.phases]
     x2 = [load(args.x2)] if args.x2 else []
     pyramid = [load(args.pyramid)] if args.pyramid else []
     candidates = [load(args.candidates)] if args.candidates else []
-    small = [(name, box) for name, image in labels.items() for box in image["faces"] if 20 <= box[2] < 64]
-    print(f"{len(small)} labelled faces of 20-64 px")
+    low, high = args.widths
+    small = [(name, box) for name, image in labels.items() for box in image["faces"] if low <= box[2] < high]
+    print(f"{len(small)} labelled faces {low:g} to {high:g} px wide")
     for run_path in args.runs:
         run = load(run_path)
         missed = [(n, b) for n, b in small if not any(iou(b, d) >= 0.5 for d in run.get(n, []))]
