@@ -47,8 +47,8 @@ package enum BlazeFaceConfirmation {
         candidate.score >= DetectionDecoder.defaultMinScore ? confirmingMinScoreOfAFace : confirmingMinScore
     }
     /// BlazeFace on the whole frame, for faces that fill the picture
-    /// (`DetectionRegionPlan.canvasMinScore`, as the pyramid's whole frame).
-    package static let wholeFrameMinScore: Float = DetectionRegionPlan.canvasMinScore
+    /// (`DetectorFamily.blazeFaceCanvasMinScore`, as the pyramid's whole frame).
+    package static let wholeFrameMinScore: Float = DetectorFamily.blazeFaceCanvasMinScore
     /// The candidate's face width (its box's longer side) in the 128-px input.
     package static let facePixels: Float = 56
 

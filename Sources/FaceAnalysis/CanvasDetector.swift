@@ -44,7 +44,7 @@ package final class CanvasDetector {
     /// Detections in `canvas` of `levelImage`, in canvas pixels, before NMS.
     /// `lowScores` (probes only) also receives every detection from its
     /// floor up, with the stride of the output layer that found it.
-    func detect(in levelImage: RGBImage, canvas: DetectionRegionPlan.Canvas, minScore: Float,
+    func detect(in levelImage: RGBImage, canvas: SearchPlan.Tile, minScore: Float,
                 lowScores: (floor: Float, receive: (_ stride: Int, NormalizedDetection) -> Void)? = nil) throws(FaceAnalysisError) -> [NormalizedDetection] {
         let interpreter = try self.interpreter(width: canvas.width, height: canvas.height)
         let layers = try outputLayers(of: interpreter, canvas: canvas)
@@ -85,7 +85,7 @@ package final class CanvasDetector {
     }
 
     /// Matches the streamed heads to `configuration`'s layers by shape.
-    private func outputLayers(of interpreter: RowStreamingInterpreter, canvas: DetectionRegionPlan.Canvas) throws(FaceAnalysisError) -> [DetectionGridRows.Layer] {
+    private func outputLayers(of interpreter: RowStreamingInterpreter, canvas: SearchPlan.Tile) throws(FaceAnalysisError) -> [DetectionGridRows.Layer] {
         var layers: [DetectionGridRows.Layer] = []
         for (stride, perCell) in zip(configuration.strides, configuration.anchorsPerCell) {
             let rows = canvas.height / stride, columns = canvas.width / stride

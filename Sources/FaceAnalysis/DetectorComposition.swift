@@ -76,7 +76,7 @@ package struct DetectorComposition: Sendable, Hashable {
             }
             for (family, kind) in needed {
                 let decodes = kind == .tiledLevels ? family.anchorLayout == nil : family.anchorLayout != nil
-                guard family.searches.contains(kind), decodes else {
+                guard family.searches.contains(kind), decodes, kind == .wholeFrame || family.pyramid != nil else {
                     throw .invalidOption("detector family \(family) cannot run a \(kind) search")
                 }
             }

@@ -22,15 +22,11 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
     package enum Search: Sendable, Hashable {
         /// The whole frame letterboxed into the model's square input.
         case wholeFrame
-        /// Canvases of an image pyramid read at any size by a fully
-        /// convolutional model (``DetectionRegionPlan``: levels down to the
-        /// smallest face asked for, canvases aligned to the layout's total
-        /// stride, overlapping by the largest face a canvas keeps, faces on
-        /// an inner edge left to the neighbour), plus the whole frame.
+        /// Tiles of an image pyramid read at any size by a fully
+        /// convolutional model (the family's ``pyramid``, whose levels end
+        /// in the whole frame), plus the whole frame.
         case canvasPyramid
-        /// Tiles of the picture at its own resolution and of copies 4×
-        /// smaller each (``YuNetSearchPlan``: tiles aligned to 32 px,
-        /// overlapping by the largest face a tile keeps).
+        /// Tiles of the levels of the family's ``pyramid`` alone.
         case tiledLevels
     }
 
@@ -42,12 +38,45 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
     /// The searches it can run (every family can read the whole frame;
     /// ``DetectorComposition`` checks the search it is given).
     package var searches: Set<Search>
+    /// Its levels, tiles, alignment, overlap and inner edges, for a
+    /// `.canvasPyramid` or `.tiledLevels` search.
+    package var pyramid: PyramidSearch?
+    /// How its box stands for BlazeFace's (Face Mesh's region is made from
+    /// BlazeFace's box).
+    package var faceBox: FaceBox
+    /// What its faces' ``FaceDetection/foundBy`` says.
+    package var foundBy: FaceDetection.Detectors
 
-    package init(name: String, model: FaceModel, decoding: Decoding, searches: Set<Search>) {
+    package init(name: String, model: FaceModel, decoding: Decoding, searches: Set<Search>, pyramid: PyramidSearch? = nil,
+                 faceBox: FaceBox = .blazeFace, foundBy: FaceDetection.Detectors = .blazeFace) {
         self.name = name
         self.model = model
         self.decoding = decoding
         self.searches = searches
+        self.pyramid = pyramid
+        self.faceBox = faceBox
+        self.foundBy = foundBy
+    }
+
+    /// How a family's face box stands for the BlazeFace box of the same
+    /// face, the box Face Mesh's region of interest is made from
+    /// (``RotatedSquare/faceMeshROI(for:)``).
+    package enum FaceBox: Sendable, Hashable {
+        /// BlazeFace's own box (as reported, `TurnedFaceBox`'s growth undone).
+        case blazeFace
+        /// A box of height `h` stands for a BlazeFace box of side `side·h`
+        /// whose centre lies `drop·h` lower.
+        case fromHeight(side: Float, drop: Float)
+    }
+
+    /// The box rule of faces whose ``FaceDetection/foundBy`` is `found`:
+    /// the row of the family that reports it, or for a face two families
+    /// found (``DetectorFusion``'s mean of the searching family's box and
+    /// BlazeFace's), that family's rule applied to the mean.
+    package static func faceBox(of found: FaceDetection.Detectors) -> (rule: FaceBox, meanWithBlazeFace: Bool) {
+        if let row = all.first(where: { $0.foundBy == found }) { return (row.faceBox, false) }
+        let searching = all.first { $0.faceBox != .blazeFace }?.faceBox ?? .blazeFace
+        return (searching, true)
     }
 
     package var description: String { name }

@@ -27,7 +27,7 @@ public enum DetectorMode: String, Sendable, Codable, CaseIterable {
     case sparse
     /// YuNet-s (libfacedetection; docs/YUNET.md), made for small faces: at
     /// the picture's own resolution in tiles, then on copies 4× smaller
-    /// each for larger faces (`YuNetSearchPlan`), merged by NMS. Scores are
+    /// each for larger faces (its `PyramidSearch`), merged by NMS. Scores are
     /// YuNet's, not BlazeFace's; keypoints are four (eyes, nose tip, mouth
     /// centre), with no tragions.
     case yunet

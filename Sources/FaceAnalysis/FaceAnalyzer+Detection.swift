@@ -3,13 +3,13 @@ import ImageCore
 extension FaceAnalyzer {
     /// Finds faces in `image` (already upright).
     ///
-    /// `.accurate`: YuNet-s over a `YuNetSearchPlan`, BlazeFace around its
+    /// `.accurate`: YuNet-s over its `PyramidSearch`, BlazeFace around its
     /// candidates and on the whole frame (`BlazeFaceConfirmation`; with
     /// `UnconfirmedFaces.all` also its pyramid over every pixel), merged by
-    /// `DetectorFusion`. `.yunet`: YuNet-s over a `YuNetSearchPlan`.
+    /// `DetectorFusion`. `.yunet`: YuNet-s over its `PyramidSearch`.
     /// BlazeFace modes: letterbox → detector → anchor decoding → weighted
     /// NMS (IoU 0.3) → image pixels; in `.pyramid` mode on large images also
-    /// canvases over an image pyramid (`DetectionRegionPlan`), merged across
+    /// tiles over an image pyramid (the short-range family's `PyramidSearch`), merged across
     /// regions, and BlazeFace's boxes reported as `TurnedFaceBox` makes them
     /// (larger for a face turned in-plane). Faces whose box's longer side is
     /// under `minFaceSize` (in pixels for this image) or scoring below
@@ -26,12 +26,30 @@ extension FaceAnalyzer {
     }
 
     /// `detect` running `composition` (any families, ``DetectorMode``'s or
-    /// others); `options.mode` and `options.unconfirmed` are not read.
+    /// others); `options.mode` and `options.unconfirmed` are not read. A
+    /// picture whose faces show it tilted is searched again turned upright
+    /// (`addingTurnedFaces`).
     package func detect(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
                         allowTiling: Bool = true) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
         try composition.validate()
         guard image.width > 0, image.height > 0 else { return [] }
+        var found = try faces(in: image, composition: composition, options: options, allowTiling: allowTiling)
+        found = try addingTurnedFaces(to: found, in: image, composition: composition, options: options, allowTiling: allowTiling)
+        let minSize = options.minFaceSize.pixels(imageWidth: image.width)
+        return found
+            .filter { $0.box.longerSide >= minSize && $0.isFinite }
+            .sorted { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.box.x != b.box.x { return a.box.x < b.box.x }
+                return a.box.y < b.box.y
+            }
+    }
+
+    /// The faces one search of `image` by `composition` finds, neither
+    /// filtered by size nor sorted.
+    func faces(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
+               allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
         let found: [FaceDetection]
         if let confirmation = composition.confirmation, case let .tiledLevels(searching) = composition.search {
@@ -49,14 +67,7 @@ extension FaceAnalyzer {
         } else {
             found = try search(composition.search, in: image, options: options, allowTiling: allowTiling)
         }
-        let minSize = options.minFaceSize.pixels(imageWidth: image.width)
         return found
-            .filter { $0.box.longerSide >= minSize && $0.isFinite }
-            .sorted { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.box.x != b.box.x { return a.box.x < b.box.x }
-                return a.box.y < b.box.y
-            }
     }
 
     /// An anchor family's faces over a whole-frame or canvas-pyramid
@@ -72,54 +83,49 @@ extension FaceAnalyzer {
         }
         let (runner, decoder) = try wholeFrameDetector(sizing)
         let inputSize = decoder.configuration.inputSize
-        let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: inputSize,
-                                       minFacePixels: options.minFaceSize.pixels(imageWidth: image.width), tiled: allowTiling && canvasFamily != nil)
+        let minFacePixels = options.minFaceSize.pixels(imageWidth: image.width)
+        let pyramid = allowTiling ? canvasFamily?.pyramid : nil
+        let plan = pyramid.map { SearchPlan($0, width: image.width, height: image.height, minFacePixels: minFacePixels, wholeFrameInput: inputSize) }
+            ?? SearchPlan(wholeFrameOf: image.width, image.height, input: inputSize)
         let minScore = max(options.minScore, DetectionDecoder.defaultMinScore)
-        // With a pyramid, the whole frame runs the canvases' model
-        // (large faces; the levels cover the small ones) under the canvas score floor.
+        // With tiles, the whole frame runs the tiles' model (large faces;
+        // the levels cover the small ones) under the tiles' score floor.
         var (frameRunner, frameDecoder) = (runner, decoder)
-        if let canvasFamily, !plan.canvases.isEmpty { (frameRunner, frameDecoder) = try wholeFrameDetector(canvasFamily) }
-        let frameMinScore = plan.canvases.isEmpty ? minScore : max(minScore, DetectionRegionPlan.canvasMinScore)
-        // Level by level, finest first, each level image made from the one before:
-        // only the current level image and its parent are alive at a time.
+        var tileMinScore = minScore
+        if let canvasFamily, let pyramid, !plan.tiles.isEmpty {
+            (frameRunner, frameDecoder) = try wholeFrameDetector(canvasFamily)
+            tileMinScore = max(minScore, pyramid.minimumScore ?? minScore)
+        }
+        let frameMinScore = tileMinScore
         var found: [FaceDetection] = []
-        var levelImage = image
         let observer = searchObserver
         observer?.began(plan)
-        for (levelIndex, level) in plan.levels.enumerated() {
-            if levelIndex > 0 {
-                do {
-                    levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height)
-                } catch {
-                    // Not a model's failure: the level's size is past ImageCore's limits.
-                    throw .imageUnsearchable(width: image.width, height: image.height,
-                                             reason: "its \(level.width)×\(level.height) detection level: \(error)")
-                }
-                observer?.madeLevelImage()
-            }
-            for canvas in plan.canvases where canvas.level == levelIndex {
-                guard levelImage.hasBlockContrast(x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
-                                                  block: DetectionRegionPlan.contrastBlock, deviation: DetectionRegionPlan.minimumCanvasContrast) else {
-                    observer?.ranCanvas(canvas, kept: [], skipped: true)
+        try plan.forEachLevel(of: image) { (levelIndex, levelImage) throws(FaceAnalysisError) in
+            if levelIndex > 0 { observer?.madeLevelImage() }
+            for tile in plan.tiles where tile.level == levelIndex {
+                guard let pyramid, let canvasFamily else { break }
+                if let contrast = pyramid.contrast,
+                   !levelImage.hasBlockContrast(x: tile.x, y: tile.y, width: tile.width, height: tile.height,
+                                                block: contrast.block, deviation: contrast.deviation) {
+                    observer?.ranCanvas(tile, kept: [], skipped: true)
                     continue
                 }
                 var lowScores: (floor: Float, receive: (Int, NormalizedDetection) -> Void)?
                 if let observer, let floor = observer.lowScoreFloor {
                     lowScores = (floor, { stride, detection in
-                        observer.lowScore(level: canvas.level, stride: stride, detection: plan.toImage(detection, of: canvas))
+                        observer.lowScore(level: tile.level, stride: stride, detection: plan.toImage(detection, of: tile))
                     })
                 }
-                let decoded = try canvasDetector(canvasFamily ?? sizing, options.canvasArithmetic).detect(in: levelImage, canvas: canvas,
-                                                          minScore: max(minScore, DetectionRegionPlan.canvasMinScore), lowScores: lowScores)
+                let decoded = try canvasDetector(canvasFamily, options.canvasArithmetic).detect(in: levelImage, canvas: tile,
+                                                                                              minScore: tileMinScore, lowScores: lowScores)
                 let kept = NonMaximumSuppression.weighted(decoded).filter { detection in
-                    !DetectionRegionPlan.touchesInnerEdge(detection, of: canvas)
-                        && detection.xmax - detection.xmin <= DetectionRegionPlan.largestCanvasFacePixels
-                }.map { plan.toImage($0, of: canvas) }
+                    !tile.touchesInnerEdge(minX: detection.xmin, maxX: detection.xmax, margin: pyramid.innerEdgeMargin)
+                        && pyramid.keeps(width: detection.xmax - detection.xmin, finest: tile.level == 1)
+                }.map { plan.toImage($0, of: tile) }
                 found += kept
-                observer?.ranCanvas(canvas, kept: kept, skipped: false)
+                observer?.ranCanvas(tile, kept: kept, skipped: false)
             }
-            if plan.wholeFrame.level == levelIndex {
-                let region = plan.wholeFrame
+            if let region = plan.wholeFrame, region.level == levelIndex {
                 for detection in try Self.detect(in: levelImage, square: region.square, runner: frameRunner, decoder: frameDecoder,
                                                  minScore: frameMinScore) {
                     found.append(plan.toImage(detection, of: region))
@@ -127,7 +133,7 @@ extension FaceAnalyzer {
                 observer?.ranWholeFrame()
             }
         }
-        if !plan.canvases.isEmpty { found = Self.mergeAcrossRegions(found) }
+        if !plan.tiles.isEmpty { found = Self.mergeAcrossRegions(found) }
         return found.map { face in
             FaceDetection(box: TurnedFaceBox.box(face.box, keypoints: face.keypoints), score: face.score, keypoints: face.keypoints)
         }

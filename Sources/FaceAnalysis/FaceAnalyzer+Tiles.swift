@@ -4,37 +4,28 @@ import Inference
 extension FaceAnalyzer {
     /// A `.tiledLevels` search (`DetectorMode.yunet`, and the searching
     /// half of `.accurate`): `family` (YuNet-s's heads) over the levels and
-    /// tiles of a `YuNetSearchPlan`, merged across tiles and levels by
+    /// tiles of its `PyramidSearch`, merged across tiles and levels by
     /// libfacedetection's greedy NMS (IoU 0.45, best score first), with scores
     /// of at least `minimumScore`, and the plan's level images after the
-    /// picture, finest first (each `YuNetSearchPlan.levelFactor` times
-    /// smaller than the one before; the last at most
-    /// `YuNetSearchPlan.coarsestLevelSide` a side). `detect` filters by size
-    /// and sorts.
+    /// picture, finest first. `detect` filters by size and sorts.
     func searchTiles(with family: DetectorFamily, in image: RGBImage, options: FaceDetectionOptions,
                      minimumScore: Float) throws(FaceAnalysisError) -> (faces: [FaceDetection], levels: [RGBImage]) {
+        guard let pyramid = family.pyramid else { throw .invalidOption("detector family \(family) declares no tiled search") }
         let detector = try tiledDetector(family, options.canvasArithmetic)
         detector.minimumScore = minimumScore
         let minWidth = options.minFaceSize.pixels(imageWidth: image.width)
-        let plan = YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: minWidth)
+        let plan = SearchPlan(pyramid, width: image.width, height: image.height, minFacePixels: minWidth)
         var found: [FaceDetection] = []
-        var levelImage = image
         var levels: [RGBImage] = []
-        for (index, level) in plan.levels.enumerated() {
-            if level.width != levelImage.width || level.height != levelImage.height {
-                do {
-                    levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height)
-                    levels.append(levelImage)
-                } catch {
-                    throw .imageUnsearchable(width: image.width, height: image.height,
-                                             reason: "its \(level.width)×\(level.height) detection level: \(error)")
-                }
-            }
-            let smallest = index == 0 ? 0 : YuNetSearchPlan.coarseLevelSmallestFace
-            for tile in level.tiles {
+        try plan.forEachLevel(of: image) { (index, levelImage) throws(FaceAnalysisError) in
+            if index > 0 { levels.append(levelImage) }
+            let scale = plan.levels[index].scale
+            for tile in plan.tiles where tile.level == index {
                 for detection in try detector.detect(levelImage, x: tile.x, y: tile.y, width: tile.width, height: tile.height)
-                where detection.box.width >= smallest && !YuNetSearchPlan.touchesInnerEdge(detection.box, of: tile) {
-                    found.append(detection.scaled(by: level.scale))
+                where pyramid.keeps(width: detection.box.width, finest: index == 1)
+                    && !tile.touchesInnerEdge(minX: detection.box.x - Float(tile.x),
+                                              maxX: detection.box.x + detection.box.width - Float(tile.x), margin: pyramid.innerEdgeMargin) {
+                    found.append(detection.scaled(by: scale))
                 }
             }
         }

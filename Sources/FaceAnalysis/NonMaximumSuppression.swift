@@ -85,12 +85,21 @@ package enum NonMaximumSuppression {
     /// `overlapThreshold`, at most `keepLimit` kept.
     package static func greedy(_ detections: [NormalizedDetection], overlapThreshold: Float,
                                candidateLimit: Int = .max, keepLimit: Int = .max) -> [NormalizedDetection] {
-        var kept: [NormalizedDetection] = []
+        greedyKept(detections, overlapThreshold: overlapThreshold, candidateLimit: candidateLimit, keepLimit: keepLimit)
+            .map { detections[$0] }
+    }
+
+    /// The indices of the detections ``greedy(_:overlapThreshold:candidateLimit:keepLimit:)``
+    /// keeps, in the order it keeps them (for callers that keep more
+    /// about each detection than its coordinates).
+    package static func greedyKept(_ detections: [NormalizedDetection], overlapThreshold: Float,
+                                   candidateLimit: Int = .max, keepLimit: Int = .max) -> [Int] {
+        var kept: [Int] = []
         var keptExtents: [Extent] = []
         for index in order(detections).prefix(candidateLimit) {
-            let candidate = detections[index], extent = Extent(candidate)
+            let extent = Extent(detections[index])
             if keptExtents.allSatisfy({ intersectionOverUnion(extent, $0) <= overlapThreshold }) {
-                kept.append(candidate)
+                kept.append(index)
                 keptExtents.append(extent)
             }
         }

@@ -7,12 +7,12 @@ package protocol PyramidSearchObserver: AnyObject {
     /// up, before NMS (``lowScore(level:stride:detection:)``).
     var lowScoreFloor: Float? { get }
     /// A search over `plan` starts.
-    func began(_ plan: DetectionRegionPlan)
+    func began(_ plan: SearchPlan)
     /// The next level image was made.
     func madeLevelImage()
     /// A canvas ran (or was `skipped` for want of contrast) and kept
     /// `detections` (after its NMS and edge rule), in source pixels.
-    func ranCanvas(_ canvas: DetectionRegionPlan.Canvas, kept detections: [FaceDetection], skipped: Bool)
+    func ranCanvas(_ canvas: SearchPlan.Tile, kept detections: [FaceDetection], skipped: Bool)
     /// The whole frame ran.
     func ranWholeFrame()
     /// A canvas detection from `lowScoreFloor` up, before NMS, in source

@@ -24,32 +24,26 @@ package struct RotatedSquare: Sendable, Hashable {
     /// The Face Mesh input region: a square of 1.5 × BlazeFace's box
     /// side, centred on that box, turned by the eye line (detector keypoints
     /// 0 → 1), as MediaPipe makes it. For a BlazeFace face the box is the
-    /// reported one without `TurnedFaceBox`'s growth; for a face YuNet
-    /// found, the BlazeFace box it stands for (`blazeFaceSide`).
+    /// reported one without `TurnedFaceBox`'s growth; for a face another
+    /// family found, the BlazeFace box it stands for (its row's
+    /// `DetectorFamily.FaceBox`).
     package static func faceMeshROI(for detection: FaceDetection) -> RotatedSquare {
         let eyes = detection.keypoints.count >= 2 ? (detection.keypoints[0], detection.keypoints[1]) : (Point(x: 0, y: 0), Point(x: 1, y: 0))
         let box = detection.box
         let (side, lower): (Float, Float)
-        switch detection.foundBy {
-        case .blazeFace:
+        switch DetectorFamily.faceBox(of: detection.foundBy) {
+        case (.blazeFace, _):
             (side, lower) = (TurnedFaceBox.detectorSide(of: detection), 0)
-        case .yunet:
-            (side, lower) = (box.height * yunetToBlazeFaceSide, box.height * yunetToBlazeFaceDrop)
-        case .both:
-            // The mean of a YuNet box of height h and a BlazeFace box of side s·h.
-            let yunetHeight = box.height * 2 / (1 + yunetToBlazeFaceSide)
-            (side, lower) = (yunetHeight * yunetToBlazeFaceSide, yunetHeight * yunetToBlazeFaceDrop / 2)
+        case let (.fromHeight(scale, drop), false):
+            (side, lower) = (box.height * scale, box.height * drop)
+        case let (.fromHeight(scale, drop), true):
+            // The mean of the family's box of height h and a BlazeFace box of side scale·h.
+            let height = box.height * 2 / (1 + scale)
+            (side, lower) = (height * scale, height * drop / 2)
         }
         return RotatedSquare(centerX: box.centerX, centerY: box.centerY + lower,
                              side: side * 1.5, rotation: angle(from: eyes.0, to: eyes.1))
     }
-
-    /// BlazeFace's box side over YuNet's box height for one face, and how
-    /// far BlazeFace's centre lies below YuNet's (over YuNet's height):
-    /// medians of 138 faces both found with |roll| ≤ 8° and height ≥ 30 px
-    /// on `make eval` and `make eval-crowd` (quartiles 0.83–0.92, 0.05–0.10).
-    static let yunetToBlazeFaceSide: Float = 0.863
-    static let yunetToBlazeFaceDrop: Float = 0.07
 
     /// The Iris input region for one eye: the box around its two corners
     /// (`a` on the image left for an upright face), squared on its longer

@@ -81,7 +81,7 @@ package enum YuNetDecoder {
     }
 
     /// The same greedy NMS, without limits, over faces of several regions
-    /// (tiles and levels of a `YuNetSearchPlan`), in the order given for equal scores.
+    /// (tiles and levels of a `SearchPlan`), in the order given for equal scores.
     static func suppress(_ faces: [FaceDetection]) -> [FaceDetection] {
         NonMaximumSuppression.greedy(faces.map(NormalizedDetection.init(pixels:)), overlapThreshold: overlapThreshold).map(face)
     }

@@ -2,6 +2,7 @@ import FaceAnalysis
 import ImageCore
 import Testing
 
+/// The short-range family's `PyramidSearch` (levels evenly spaced up to the whole frame, mirrored canvases).
 struct DetectionRegionPlanTests {
     struct TiledCase: Sendable, CustomTestStringConvertible {
         var width: Int, height: Int, minFaceSize: Float
@@ -18,21 +19,28 @@ struct DetectionRegionPlanTests {
         TiledCase(width: 2560, height: 1800, minFaceSize: 0.015),
     ]
 
+    static let search = DetectorFamily.blazeFaceShortRange.pyramid!
+
+    /// The short-range family's plan, its whole frame read by the full-range model (192 px).
+    static func plan(_ width: Int, _ height: Int, minFacePixels: Float) -> SearchPlan {
+        SearchPlan(search, width: width, height: height, minFacePixels: minFacePixels, wholeFrameInput: 192)
+    }
+
     /// Source pixels per level pixel along x.
-    static func scale(_ plan: DetectionRegionPlan, _ level: Int) -> Float {
+    static func scale(_ plan: SearchPlan, _ level: Int) -> Float {
         Float(plan.levels[0].width) / Float(plan.levels[level].width)
     }
 
     @Test(arguments: tiledCases)
     func levelsSpanMinFaceSizeToTheWholeFrameInStepsOfAtMostTwo(_ c: TiledCase) throws {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
+        let plan = Self.plan(c.width, c.height, minFacePixels: c.minFaceSize * Float(c.width))
         try #require(plan.levels.count >= 2)
         #expect(plan.levels[0] == .init(width: c.width, height: c.height))
         // Tile side in source pixels per level, finest first.
         let sides = (1..<plan.levels.count).map { 192 * Self.scale(plan, $0) }
         let longSide = Float(max(c.width, c.height))
         // The finest level makes a face of minFaceSize 32 input pixels (or is the picture itself).
-        let finest = max(c.minFaceSize * Float(c.width) * 192 / DetectionRegionPlan.smallestFacePixels, 192)
+        let finest = max(c.minFaceSize * Float(c.width) * 192 / Self.search.smallestFace, 192)
         #expect(abs(sides[0] - finest) <= 0.01 * finest, "finest tile side \(sides[0]), want \(finest)")
         for (smaller, larger) in zip(sides, sides.dropFirst()) {
             #expect(larger > smaller && larger <= 2.02 * smaller, "sides \(sides)")
@@ -45,18 +53,18 @@ struct DetectionRegionPlanTests {
     }
 
     @Test(arguments: tiledCases)
-    func canvasesAreFittedCropsCoveringTheirLevelWithOverlap(_ c: TiledCase) {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
-        let whole = plan.wholeFrame
+    func canvasesAreFittedCropsCoveringTheirLevelWithOverlap(_ c: TiledCase) throws {
+        let plan = Self.plan(c.width, c.height, minFacePixels: c.minFaceSize * Float(c.width))
+        let whole = try #require(plan.wholeFrame)
         #expect(whole.level == plan.levels.count - 1)
         #expect(whole.square == .letterbox(width: plan.levels[whole.level].width, height: plan.levels[whole.level].height))
-        let g = DetectionRegionPlan.canvasGranularity, maximum = DetectionRegionPlan.maximumCanvasWidth
+        let g = Self.search.alignment, maximum = Self.search.maximumTile
         // The least distance from an inner edge at which every point is held: faces up to
         // `canvasOverlap - 2·margin` wide fit wholly inside one canvas away from its cut edges.
-        let clearance = Float(DetectionRegionPlan.canvasOverlap) / 2 - 1
+        let clearance = Float(Self.search.overlap) / 2 - 1
         for levelIndex in 1..<plan.levels.count {
             let level = plan.levels[levelIndex]
-            let canvases = plan.canvases.filter { $0.level == levelIndex }
+            let canvases = plan.tiles.filter { $0.level == levelIndex }
             #expect(!canvases.isEmpty)
             for canvas in canvases {
                 #expect(canvas.width % g == 0 && canvas.height % g == 0 && canvas.width <= maximum, "\(canvas)")
@@ -82,6 +90,29 @@ struct DetectionRegionPlanTests {
         }
     }
 
+    /// The alignment is the family row's, not the short-range model's: a
+    /// family whose network has a total stride of 32 (the back-camera row,
+    /// BackCameraFamily.swift) gets canvases in multiples of 32 that still
+    /// cover each level, where the canvas plan used to size every canvas
+    /// by the short-range model's 16.
+    @Test(arguments: tiledCases)
+    func canvasesFollowTheFamilysOwnAlignment(_ c: TiledCase) throws {
+        var search = Self.search
+        search.alignment = try #require(DetectorFamily.blazeFaceBackCamera.anchorLayout).totalStride
+        #expect(search.alignment == 32 && Self.search.alignment == 16)
+        let plan = SearchPlan(search, width: c.width, height: c.height, minFacePixels: c.minFaceSize * Float(c.width), wholeFrameInput: 192)
+        #expect(!plan.tiles.isEmpty)
+        for tile in plan.tiles {
+            #expect(tile.width % 32 == 0 && tile.height % 32 == 0 && tile.width <= search.maximumTile, "\(tile)")
+        }
+        for levelIndex in 1..<plan.levels.count {
+            let level = plan.levels[levelIndex], tiles = plan.tiles.filter { $0.level == levelIndex }
+            #expect(tiles.first.map { $0.x <= 0 && $0.y <= 0 } == true && tiles.last.map { $0.x + $0.width >= level.width } == true,
+                    "level \(levelIndex) \(level): \(tiles)")
+            #expect(tiles.allSatisfy { $0.y + $0.height >= level.height })
+        }
+    }
+
     struct SpanCase: Sendable, CustomTestStringConvertible {
         var extent: Int
         var spans: [Int]
@@ -98,21 +129,21 @@ struct DetectionRegionPlanTests {
         SpanCase(extent: 17, spans: [-7], size: 32),
     ])
     func canvasSpansAreFewestFittedAndMirrorSymmetric(_ c: SpanCase) {
-        let spans = DetectionRegionPlan.canvasSpans(extent: c.extent)
-        #expect(spans.map(\.origin) == c.spans)
-        #expect(spans.allSatisfy { $0.size == c.size })
+        let spans = Self.search.spans(c.extent)
+        #expect(spans.map(\.start) == c.spans)
+        #expect(spans.allSatisfy { $0.length == c.size })
         for (a, b) in zip(spans, spans.dropFirst()) {
-            #expect(a.origin + a.size - b.origin >= DetectionRegionPlan.canvasOverlap - 1)
+            #expect(a.start + a.length - b.start >= Self.search.overlap - 1)
         }
         for (a, b) in zip(spans, spans.reversed()) where spans.count > 1 {
-            #expect(a.origin == c.extent - b.origin - b.size)
+            #expect(a.start == c.extent - b.start - b.length)
         }
     }
 
     @Test(arguments: tiledCases)
     func detectionsMapFromTheCanvasBackToSourcePixels(_ c: TiledCase) throws {
-        let plan = DetectionRegionPlan(width: c.width, height: c.height, inputSize: 192, minFacePixels: c.minFaceSize * Float(c.width), tiled: true)
-        let canvas = try #require(plan.canvases.last)
+        let plan = Self.plan(c.width, c.height, minFacePixels: c.minFaceSize * Float(c.width))
+        let canvas = try #require(plan.tiles.last)
         var coordinates = SIMD16<Float>(repeating: 96)
         coordinates[0] = 48; coordinates[1] = 96; coordinates[2] = 144; coordinates[3] = 192
         let face = plan.toImage(NormalizedDetection(coordinates: coordinates, score: 0.9), of: canvas)
@@ -125,35 +156,31 @@ struct DetectionRegionPlanTests {
     }
 
     @Test func detectionsCutByAnInnerEdgeAreRecognized() {
-        let canvas = DetectionRegionPlan.Canvas(x: 100, y: 0, width: 384, height: 256, level: 1, innerLeft: true, innerRight: false)
-        func detection(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float) -> NormalizedDetection {
-            var c = SIMD16<Float>(); c[0] = x0; c[1] = y0; c[2] = x1; c[3] = y1
-            return NormalizedDetection(coordinates: c, score: 0.9)
-        }
-        #expect(DetectionRegionPlan.touchesInnerEdge(detection(1, 50, 40, 90), of: canvas))
-        #expect(!DetectionRegionPlan.touchesInnerEdge(detection(3, 50, 40, 90), of: canvas))
+        let canvas = SearchPlan.Tile(x: 100, y: 0, width: 384, height: 256, level: 1, innerLeft: true, innerRight: false)
+        #expect(canvas.touchesInnerEdge(minX: 1, maxX: 40, margin: Self.search.innerEdgeMargin))
+        #expect(!canvas.touchesInnerEdge(minX: 3, maxX: 40, margin: Self.search.innerEdgeMargin))
         // Outer edges (right, top, bottom here) keep faces cut by the picture's border.
-        #expect(!DetectionRegionPlan.touchesInnerEdge(detection(350, 0, 384, 256), of: canvas))
+        #expect(!canvas.touchesInnerEdge(minX: 350, maxX: 384, margin: Self.search.innerEdgeMargin))
     }
 
     @Test func smallImagesAndUntiledPlansUseTheWholeFrameOnly() {
         for plan in [
-            DetectionRegionPlan(width: 640, height: 480, inputSize: 192, minFacePixels: 0.2 * 640, tiled: true),
-            DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFacePixels: 0.01 * 4000, tiled: false),
-            DetectionRegionPlan(width: 150, height: 100, inputSize: 192, minFacePixels: 0, tiled: true),
+            Self.plan(640, 480, minFacePixels: 0.2 * 640),
+            SearchPlan(wholeFrameOf: 4000, 3000, input: 192),
+            Self.plan(150, 100, minFacePixels: 0),
         ] {
             let source = plan.levels[0]
             #expect(plan.levels.count == 1)
-            #expect(plan.canvases.isEmpty)
+            #expect(plan.tiles.isEmpty)
             #expect(plan.wholeFrame == .init(square: .letterbox(width: source.width, height: source.height), level: 0))
         }
     }
 
     @Test func largeImagesWithoutCanvasesLetterboxFromAPrefilterLevel() {
         // minFaceSize 0.5 of 4000 px: the whole frame serves it, no canvases; the letterbox reads a 768-px copy.
-        let plan = DetectionRegionPlan(width: 4000, height: 3000, inputSize: 192, minFacePixels: 0.5 * 4000, tiled: true)
-        #expect(plan.levels == [.init(width: 4000, height: 3000), .init(width: 768, height: 576)])
-        #expect(plan.canvases.isEmpty)
+        let plan = Self.plan(4000, 3000, minFacePixels: 0.5 * 4000)
+        #expect(plan.levels.map { [$0.width, $0.height] } == [[4000, 3000], [768, 576]])
+        #expect(plan.tiles.isEmpty)
         #expect(plan.wholeFrame == .init(square: .letterbox(width: 768, height: 576), level: 1))
     }
 }

@@ -23,7 +23,7 @@ import _TestSupport
         #expect(traced == plain)
         #expect(!plain.isEmpty)
         let plan = try #require(trace.plan)
-        #expect(trace.canvasRuns.count == plan.canvases.count)
+        #expect(trace.canvasRuns.count == plan.tiles.count)
         let low = trace.lowScores
         #expect(low.allSatisfy { $0.detection.score >= 0.05 })
         #expect(Set(low.map(\.stride)) == [8, 16])

@@ -8,45 +8,59 @@ import _TestSupport
 /// `DetectorMode.yunet`: the search plan's levels and tiles, and that tiling
 /// a large picture finds what YuNet finds on the photo alone.
 struct YuNetSearchTests {
+    static let search = DetectorFamily.yunetS.pyramid!
+
+    static func plan(_ width: Int, _ height: Int, minFacePixels: Float) -> SearchPlan {
+        SearchPlan(search, width: width, height: height, minFacePixels: minFacePixels)
+    }
+
+    /// The searched levels' scales and their tile counts (level 0, the picture, is searched as level 1 when the finest scale is 1).
+    static func searched(_ plan: SearchPlan) -> [(scale: Float, width: Int, tiles: Int)] {
+        plan.levels.indices.dropFirst().map { index in
+            (plan.levels[index].scale, plan.levels[index].width, plan.tiles.filter { $0.level == index }.count)
+        }
+    }
+
     @Test(arguments: [1, 200, 1024, 1025, 4000, 4096, 4097, 9000, 20000])
     func spansCoverTheExtentWithTheOverlap(_ extent: Int) {
-        let spans = YuNetSearchPlan.spans(extent)
+        let spans = Self.search.spans(extent)
         #expect(spans.first?.start == 0)
         #expect(spans.last.map { $0.start + $0.length } == extent)
         let a = YuNetGraph.alignment
         #expect(Set(spans.map { ($0.length + a - 1) / a }).count == 1, "one plan per level")
         for span in spans {
-            #expect(span.length <= YuNetSearchPlan.maximumTile)
+            #expect(span.length <= Self.search.maximumTile)
             #expect(span.start % a == 0, "\(span) starts off the whole picture's grid")
         }
         for (a, b) in zip(spans, spans.dropFirst()) {
-            #expect(a.start + a.length - b.start >= YuNetSearchPlan.overlap, "\(a) \(b)")
+            #expect(a.start + a.length - b.start >= Self.search.overlap, "\(a) \(b)")
             #expect(b.start > a.start)
         }
     }
 
     @Test func levelsShrinkByTheFactorUntilALevelFitsTheCoarsestSide() {
-        let plan = YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 20)
-        #expect(plan.levels.map(\.scale) == [1, 4])
-        #expect(plan.levels.map(\.width) == [4000, 1000])
-        #expect(plan.levels.map(\.tiles.count) == [2, 1], "a 12 MP photo in two columns")
-        #expect(plan.levels[0].tiles.allSatisfy { $0.y == 0 && $0.height == 3000 }, "tiles span the level's height")
-        let wide = YuNetSearchPlan(width: 9000, height: 3000, minFacePixels: 20)
-        #expect(wide.levels.map(\.scale) == [1, 4, 16])
-        #expect(wide.levels.map(\.tiles.count) == [5, 2, 1])
+        let plan = Self.searched(Self.plan(4000, 3000, minFacePixels: 20))
+        #expect(plan.map(\.scale) == [1, 4])
+        #expect(plan.map(\.width) == [4000, 1000])
+        #expect(plan.map(\.tiles) == [2, 1], "a 12 MP photo in two columns")
+        #expect(Self.plan(4000, 3000, minFacePixels: 20).tiles.filter { $0.level == 1 }.allSatisfy { $0.y == 0 && $0.height == 3000 },
+                "tiles span the level's height")
+        let wide = Self.searched(Self.plan(9000, 3000, minFacePixels: 20))
+        #expect(wide.map(\.scale) == [1, 4, 16])
+        #expect(wide.map(\.tiles) == [5, 2, 1])
         // A coarser floor starts coarser: 100-px faces are 20 px at 1:5.
-        #expect(YuNetSearchPlan(width: 4000, height: 3000, minFacePixels: 100).levels.map(\.scale) == [5])
-        #expect(YuNetSearchPlan(width: 300, height: 200, minFacePixels: 0).levels.map(\.tiles.count) == [1])
+        #expect(Self.searched(Self.plan(4000, 3000, minFacePixels: 100)).map(\.scale) == [5])
+        #expect(Self.searched(Self.plan(300, 200, minFacePixels: 0)).map(\.tiles) == [1])
+        #expect(Self.plan(4000, 3000, minFacePixels: 20).wholeFrame == nil)
     }
 
     @Test func innerEdgesOnlyAreEdges() {
-        let plan = YuNetSearchPlan(width: 3000, height: 900, minFacePixels: 20)
-        let tiles = plan.levels[0].tiles
+        let tiles = Self.plan(3000, 900, minFacePixels: 20).tiles.filter { $0.level == 1 }
         #expect(tiles.count == 2)
-        let left = tiles[0]
-        #expect(!left.innerLeft && !left.innerTop && left.innerRight && !left.innerBottom)
-        #expect(YuNetSearchPlan.touchesInnerEdge(Rect(x: Float(left.width) - 10, y: 100, width: 8, height: 8), of: left))
-        #expect(!YuNetSearchPlan.touchesInnerEdge(Rect(x: 0, y: 0, width: 8, height: 8), of: left))
+        let left = tiles[0], margin = Self.search.innerEdgeMargin
+        #expect(!left.innerLeft && left.innerRight)
+        #expect(left.touchesInnerEdge(minX: Float(left.width) - 10, maxX: Float(left.width) - 2, margin: margin))
+        #expect(!left.touchesInnerEdge(minX: 0, maxX: 8, margin: margin))
     }
 
     /// t1.jpg shrunk so its faces are 20–30 px, pasted where the first two
@@ -63,8 +77,7 @@ struct YuNetSearchTests {
         let alone = try analyzer.detect(in: photo, options: options)
         #expect(alone.count >= 5, "t1 at 320 px: \(alone.count) faces")
         let (width, height) = (3600, 1000)
-        let plan = YuNetSearchPlan(width: width, height: height, minFacePixels: 0)
-        let tiles = plan.levels[0].tiles
+        let tiles = Self.plan(width, height, minFacePixels: 0).tiles.filter { $0.level == 1 }
         try #require(tiles.count == 2)
         let origin = (x: tiles[1].x - 150, y: 400)
         var pixels = [UInt8](repeating: 40, count: width * height * 3)
@@ -98,7 +111,7 @@ struct YuNetSearchTests {
     func tilesSeeTheWholePicturesGrid() throws {
         let photo = try FaceTestSupport.photo("t1.jpg").downscaledAreaAverage(width: 320, height: 222)
         let (width, height) = (3600, 1000)
-        let tiles = YuNetSearchPlan(width: width, height: height, minFacePixels: 0).levels[0].tiles
+        let tiles = Self.plan(width, height, minFacePixels: 0).tiles.filter { $0.level == 1 }
         try #require(tiles.count == 2)
         let origins = [(x: 500, y: 100), (x: tiles[1].x + 500, y: 600)]
         var pixels = [UInt8](repeating: 40, count: width * height * 3)

@@ -9,15 +9,15 @@ import Glibc
 /// the machine do not count. Not in the shipped library.
 package final class DetectionTrace: PyramidSearchObserver {
     package struct CanvasRun: Sendable {
-        package var canvas: DetectionRegionPlan.Canvas
+        package var canvas: SearchPlan.Tile
         package var nanoseconds: UInt64
         /// Detections this canvas kept (after its NMS and edge rule), in source pixels.
         package var detections: [FaceDetection]
-        /// Skipped for want of contrast (`DetectionRegionPlan.minimumCanvasContrast`).
+        /// Skipped for want of contrast (the search's `PyramidSearch.contrast`).
         package var skipped: Bool
     }
 
-    package var plan: DetectionRegionPlan?
+    package var plan: SearchPlan?
     package var canvasRuns: [CanvasRun] = []
     package var wholeFrameNanoseconds: UInt64 = 0
     package var levelImageNanoseconds: UInt64 = 0
@@ -45,14 +45,14 @@ package final class DetectionTrace: PyramidSearchObserver {
     }
 
     /// Forgets the previous call's records.
-    package func began(_ plan: DetectionRegionPlan) {
+    package func began(_ plan: SearchPlan) {
         self.plan = plan; canvasRuns = []; wholeFrameNanoseconds = 0; levelImageNanoseconds = 0; lowScores = []
         clock = Self.threadNanoseconds()
     }
 
     package func madeLevelImage() { levelImageNanoseconds += lap() }
 
-    package func ranCanvas(_ canvas: DetectionRegionPlan.Canvas, kept detections: [FaceDetection], skipped: Bool) {
+    package func ranCanvas(_ canvas: SearchPlan.Tile, kept detections: [FaceDetection], skipped: Bool) {
         canvasRuns.append(CanvasRun(canvas: canvas, nanoseconds: lap(), detections: detections, skipped: skipped))
     }
 

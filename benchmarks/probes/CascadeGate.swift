@@ -37,7 +37,7 @@ struct CascadeGate: ParsableCommand {
             let image = decoded.uprightImage()
             let faces = try analyzer.detect(in: image, options: options)
             images += 1
-            guard let plan = trace.plan, plan.canvases.contains(where: { $0.level == 1 }) else { continue }
+            guard let plan = trace.plan, plan.tiles.contains(where: { $0.level == 1 }) else { continue }
             // The gating level's detections, once per image.
             let gateHits = trace.lowScores.filter { $0.level == 1 + step && (!fine || $0.stride == 8) }.map(\.detection)
             let kept = faces.filter { $0.score >= 0.7 }

@@ -90,12 +90,12 @@ struct DetectorProfile: ParsableCommand {
 
     /// Per canvas of `plan` (in order), the largest standard deviation of
     /// grey level over its 16×16 blocks inside the level image.
-    static func canvasTextures(_ image: RGBImage, plan: DetectionRegionPlan) throws -> [Float] {
+    static func canvasTextures(_ image: RGBImage, plan: SearchPlan) throws -> [Float] {
         var result: [Float] = []
         var levelImage = image
         for (index, level) in plan.levels.enumerated() {
             if index > 0 { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) }
-            for canvas in plan.canvases where canvas.level == index {
+            for canvas in plan.tiles where canvas.level == index {
                 result.append(blockTexture(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height))
             }
         }

@@ -65,30 +65,30 @@ struct FaceTilingBreakdown: ParsableCommand {
         let t1 = try FaceProbeInputs.photo("t1.jpg")
         let canvas = t1.pasted(into: 4000, 3000, at: 1000, 800)
         for (label, image, minFaceSize) in [("t1", t1, Float(0.05)), ("t1", t1, 0.1), ("12MP", canvas, 0.05), ("12MP", canvas, 0.1)] {
-            let plan = DetectionRegionPlan(width: image.width, height: image.height, inputSize: 192, minFacePixels: minFaceSize * Float(image.width), tiled: true)
+            let plan = SearchPlan(DetectorFamily.blazeFaceShortRange.pyramid!, width: image.width, height: image.height, minFacePixels: minFaceSize * Float(image.width), wholeFrameInput: 192)
             let sampling = try Stopwatch.median(3) { try Self.sampleAll(plan, of: image) }
             let total = try Stopwatch.median(3) { _ = try analyzer.detect(in: image, options: .init(mode: .accurate, minFaceSize: .fraction(minFaceSize))) }
-            print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.canvases.count) canvases + whole frame, \(plan.detectorPixels(inputSize: 192)) detector pixels, sampling \(sampling) ms, total \(total) ms")
+            print("TIMING \(label) \(image.width)x\(image.height) minFaceSize \(minFaceSize): \(plan.tiles.count) canvases + whole frame, \(plan.detectorPixels(inputSize: 192)) detector pixels, sampling \(sampling) ms, total \(total) ms")
         }
     }
 
     /// Samples the whole frame and every canvas of `plan` as `detect` does (timing only).
-    static func sampleAll(_ plan: DetectionRegionPlan, of image: RGBImage) throws {
+    static func sampleAll(_ plan: SearchPlan, of image: RGBImage) throws {
         var levelImage = image
         var tensor: [Float] = []
         for (index, level) in plan.levels.enumerated() {
             if index > 0 { levelImage = try levelImage.downscaledAreaAverage(width: level.width, height: level.height) }
-            for canvas in plan.canvases where canvas.level == index {
+            for canvas in plan.tiles where canvas.level == index {
                 tensor = [Float](repeating: 0, count: canvas.width * canvas.height * 3)
                 tensor.withUnsafeMutableBufferPointer { buffer in
                     TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y, width: canvas.width, height: canvas.height,
                                        valueScale: 2 / 255, valueOffset: -1, into: buffer)
                 }
             }
-            if plan.wholeFrame.level == index {
+            if let wholeFrame = plan.wholeFrame, wholeFrame.level == index {
                 tensor = [Float](repeating: 0, count: 192 * 192 * 3)
                 tensor.withUnsafeMutableBufferPointer { buffer in
-                    TensorSampler.resize(levelImage, region: plan.wholeFrame.square, size: 192, valueScale: 2 / 255, valueOffset: -1, into: buffer)
+                    TensorSampler.resize(levelImage, region: wholeFrame.square, size: 192, valueScale: 2 / 255, valueOffset: -1, into: buffer)
                 }
             }
         }
@@ -118,11 +118,11 @@ struct CanvasStatistics: ParsableCommand {
         for minFaceSize in [Float(0.05), 0.1, 0] {
             var canvasRuns = 0, canvasPixels = 0, tileRuns = 0
             for (width, height) in sizes {
-                let plan = DetectionRegionPlan(width: width, height: height, inputSize: 192, minFacePixels: minFaceSize * Float(width), tiled: true)
-                canvasRuns += 1 + plan.canvases.count
+                let plan = SearchPlan(DetectorFamily.blazeFaceShortRange.pyramid!, width: width, height: height, minFacePixels: minFaceSize * Float(width), wholeFrameInput: 192)
+                canvasRuns += 1 + plan.tiles.count
                 canvasPixels += plan.detectorPixels(inputSize: 192)
                 tileRuns += 1
-                for level in Set(plan.canvases.map(\.level)) {
+                for level in Set(plan.tiles.map(\.level)) {
                     tileRuns += tileCount(plan.levels[level].width) * tileCount(plan.levels[level].height)
                 }
             }

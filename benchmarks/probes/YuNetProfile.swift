@@ -41,8 +41,8 @@ struct YuNetProfile: ParsableCommand {
             images += 1
             pixels += image.width * image.height
             let a = 32
-            for level in YuNetSearchPlan(width: image.width, height: image.height, minFacePixels: 20).levels {
-                for tile in level.tiles { tilePixels += (tile.width + a - 1) / a * a * ((tile.height + a - 1) / a * a) }
+            for tile in SearchPlan(DetectorFamily.yunetS.pyramid!, width: image.width, height: image.height, minFacePixels: 20).tiles {
+                tilePixels += (tile.width + a - 1) / a * a * ((tile.height + a - 1) / a * a)
             }
         }
         guard images > 0 else { throw ProbeFailure("no decodable images in \(archive)") }
