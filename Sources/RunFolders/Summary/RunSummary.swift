@@ -71,7 +71,7 @@ public struct RunSummary: Sendable, Codable {
     public var line: String {
         var parts = [entries.counted("entry", "entries"), faces.counted("face", "faces") + " (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
-        parts.append("\(skipped.count) skipped (listed in \(SkippedFile.fileName))")
+        parts.append(skipped.isEmpty ? "0 skipped" : "\(skipped.count) skipped (listed in \(SkippedFile.fileName))")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
         if let leftOutMembers, !leftOutMembers.isEmpty {
             // Named here, escaped for the terminal: what a shard does not hold is not silent.
