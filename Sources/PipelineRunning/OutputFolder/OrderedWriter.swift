@@ -162,7 +162,7 @@ final class OrderedWriter: EntryWriter {
                     if video?.key != [item.archiveNumber, index] {
                         try finishVideo()
                         let claimed = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: origin.source.rawName, index: index)
-                        var name = origin.source.outputName("images/\(folder)/\(claimed)")
+                        var name = origin.source.outputName("\(OutputLayout.imagesFolder)/\(folder)/\(claimed)")
                         while try !claimedNames.insert(Self.imageKey(name)) { name = origin.source.outputName(name + "~") }
                         video = try VideoOutput(key: [item.archiveNumber, index], path: name, directory: videoDirectory,
                                                 source: origin.source, width: image.width, height: image.height,
@@ -181,16 +181,16 @@ final class OrderedWriter: EntryWriter {
                 try shards.add(input: item.archiveNumber, rawName: item.rawName, data: image)
                 imagePath = shards.path(ofInput: item.archiveNumber)
             } else if let image = rendered.image {
-                imagePath = try imageName("images/\(stem)", rendered.imageExtension)
+                imagePath = try imageName("\(OutputLayout.imagesFolder)/\(stem)", rendered.imageExtension)
                 let member = try sink.write(image, to: imagePath)
                 outputs.append(.init(path: imagePath, bytes: image.count, sha256: sha256Hex(image), member: member))
             }
-            if try writeCrops(of: &rendered.record, under: "crops/\(stem)", outputs: &outputs),
+            if try writeCrops(of: &rendered.record, under: "\(OutputLayout.cropsFolder)/\(stem)", outputs: &outputs),
                rendered.faceJSON != nil {
                 rendered.faceJSON = FaceJSONEncoder.encode(rendered.record)
             }
             if let json = rendered.faceJSON {
-                jsonPath = "faces/\(stem).json"
+                jsonPath = "\(OutputLayout.facesFolder)/\(stem).json"
                 let member = try sink.write(json, to: jsonPath)
                 outputs.append(.init(path: jsonPath, bytes: json.count, sha256: sha256Hex(json), member: member))
             }
@@ -225,7 +225,7 @@ final class OrderedWriter: EntryWriter {
             // Its files stay where they are; an output tar counts them in its current tar (or adds them again).
             if !record.counts.failed { try sink.beginEntry() }
             // Its image keeps its name: claimed again, so an entry done anew after it cannot take it.
-            for output in record.outputs where output.path.hasPrefix("images/") {
+            for output in record.outputs where output.path.hasPrefix(OutputLayout.imagesFolder + "/") {
                 _ = try claimedNames.insert(Self.imageKey(output.path))
             }
             var moved = record
