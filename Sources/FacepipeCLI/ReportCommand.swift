@@ -26,7 +26,7 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw UsageFailure(message: TerminalText.escaped(error.description))
         }
-        let path = (directory as NSString).appendingPathComponent(RunReport.fileName)
+        let path = (directory as NSString).appendingPathComponent(OutputLayout.reportName)
         print(report.text + "wrote \(path)")
     }
 }

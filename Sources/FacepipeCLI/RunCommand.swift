@@ -211,7 +211,7 @@ struct RunCommand: AsyncParsableCommand {
             let folder = shard.map { ShardedRun.folder($0, in: URL(fileURLWithPath: out)).path } ?? out
             let report = try RunReport.read(directory: URL(fileURLWithPath: folder)).report
             let lines = report.groupLines(withRejections: !quiet)
-            StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((folder as NSString).appendingPathComponent(RunReport.fileName))\n")
+            StandardError.write(lines.map { $0 + "\n" }.joined() + "Report: \((folder as NSString).appendingPathComponent(OutputLayout.reportName))\n")
         } catch {
             StandardError.write("facepipe: \(TerminalText.escaped("\(error)"))\n")
         }

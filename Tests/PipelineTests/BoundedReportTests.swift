@@ -61,7 +61,7 @@ struct BoundedReportTests {
         let limit = RunReport.galleryLimit
         let expected = Set(Array(0..<limit) + kept.prefix(limit) + rejected.prefix(limit) + withoutKept.prefix(limit))
         #expect(Set(listed) == expected)
-        let page = try Data(contentsOf: folder.appendingPathComponent(RunReport.fileName))
+        let page = try Data(contentsOf: folder.appendingPathComponent(OutputLayout.reportName))
         #expect(page.count < 1_500_000, "report.html is \(page.count) bytes for \(count) images")
         // One reason, counted exactly.
         #expect(report.rejections.map(\.count) == [rejected.count])
@@ -74,7 +74,7 @@ struct BoundedReportTests {
         let folder = try Self.folder(manifest: Self.manifest(images: count))
         defer { try? FileManager.default.removeItem(at: folder) }
         try RunReport.write(directory: folder)
-        let dom = try Chromium.dumpDOM(folder.appendingPathComponent(RunReport.fileName))
+        let dom = try Chromium.dumpDOM(folder.appendingPathComponent(OutputLayout.reportName))
         #expect(Chromium.text(ofID: "gallery-page", in: dom) == "page 1 of 50, the first 2400 of 6000 images")
         #expect(dom.contains("all images (6000)") && dom.contains("with kept faces (2000)") && dom.contains("with rejected faces (1200)"))
         #expect(dom.components(separatedBy: "loading=\"lazy\"").count - 1 == 48)

@@ -1,13 +1,14 @@
 import Foundation
 import Pipeline
 import PipelineRunning
+import RunFolders
 import Testing
 
 @Suite struct OutputFolderRuleTests {
     typealias Identity = OutputFolderRule.RunIdentity
     static let faces = Identity(pipeline: .init(name: "faces", fingerprint: "aaaa"),
                                 inputs: [.init(name: "photos.tar", bytes: 1000)])
-    static let everything = OutputFolderRule.facepipeNames
+    static let everything = OutputLayout.facepipeNames
 
     func decide(present: [String] = everything, previous: Identity? = faces, current: Identity = faces,
                 overwrite: Bool = false, resume: Bool = false) -> OutputFolderRule.Decision {

@@ -226,7 +226,7 @@ struct StrangerFolderTests {
         }
         try run.write()
         try RunReport.write(directory: run.run)
-        let dom = try Chromium.dumpDOM(run.run.appendingPathComponent(RunReport.fileName))
+        let dom = try Chromium.dumpDOM(run.run.appendingPathComponent(OutputLayout.reportName))
         #expect(Chromium.text(ofID: "faces-kept", in: dom) == String(1 + Self.hostileOutputs.count))
         #expect(Chromium.text(ofID: "title", in: dom) == "facepipe report: faces")
         #expect(Chromium.text(ofID: "gallery-page", in: dom) == "page 1 of 1, 1 images")

@@ -20,7 +20,7 @@ package enum ShardedRun {
 
     /// The shard's folder under `out`.
     package static func folder(_ shard: Shard, in out: URL) -> URL {
-        out.appendingPathComponent("shards").appendingPathComponent(shard.folderName)
+        out.appendingPathComponent(OutputLayout.shardFolder(shard))
     }
 
     /// The assignment every task of a run over `arguments` computes.
@@ -68,8 +68,8 @@ package enum ShardedRun {
             }
             return ShardCompletion.FileSeal(bytes: digest.bytes, sha256: digest.sha256)
         }
-        let manifest = try seal("manifest.csv")
-        let skipped = try seal(SkippedFile.fileName)
+        let manifest = try seal(OutputLayout.manifestName)
+        let skipped = try seal(OutputLayout.skippedName)
         let outputList = try ShardFileList.write(in: directory)
         let completion = ShardCompletion(
             shard: shard.index, shardCount: shard.count, pipeline: plan.name, pipelineFingerprint: plan.fingerprint,

@@ -1,3 +1,5 @@
+import RunFolders
+
 /// One image of a finished run with its kept faces, in upright pixels
 /// (origin top-left), as the exporters write them.
 package struct ExportImage: Sendable {
@@ -21,7 +23,7 @@ package struct ExportImage: Sendable {
     /// (`SafeOutputPath`: never leaves a folder, unique in the run); the
     /// export names its files after it.
     package var outputName: String {
-        String(facesJSON.dropFirst("faces/".count).dropLast(".json".count))
+        String(facesJSON.dropFirst(OutputLayout.facesFolder.count + 1).dropLast(".json".count))
     }
 
     /// Which picture of its input this is: an entry, or a frame of the video entry `index`.

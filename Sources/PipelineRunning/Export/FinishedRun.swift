@@ -26,12 +26,12 @@ package struct FinishedRun: Sendable {
         self.directory = directory
         let folder = RunFolder(directory)
         let bytes: [UInt8]
-        do { bytes = try folder.read(RunRecord.fileName) } catch {
-            throw .unreadableRun(file: Self.shown(RunRecord.fileName, in: directory), reason: error.reason)
+        do { bytes = try folder.read(OutputLayout.runRecordName) } catch {
+            throw .unreadableRun(file: Self.shown(OutputLayout.runRecordName, in: directory), reason: error.reason)
         }
         let record: RunRecord
         do throws(RunRecord.Failure) { record = try RunRecord(decoding: bytes) } catch {
-            throw .unreadableRun(file: Self.shown(RunRecord.fileName, in: directory), reason: error.description)
+            throw .unreadableRun(file: Self.shown(OutputLayout.runRecordName, in: directory), reason: error.description)
         }
         pipeline = record.pipeline.name
         inputs = record.inputs
@@ -93,12 +93,12 @@ package struct FinishedRun: Sendable {
             let c = Self.c, directory = run.directory
             let name = first[c.facesJSON]
             guard !name.isEmpty else {
-                throw .unreadableRun(file: FinishedRun.shown("manifest.csv", in: directory), reason: "\(first[c.archive]) \(first[c.index]) has no per-image JSON (the \(run.pipeline) pipeline writes none); export needs a run that writes faces/")
+                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[c.archive]) \(first[c.index]) has no per-image JSON (the \(run.pipeline) pipeline writes none); export needs a run that writes faces/")
             }
-            guard RunFolder.components(of: name) != nil, name.hasPrefix("faces/"), name.hasSuffix(".json") else {
-                throw .unreadableRun(file: FinishedRun.shown("manifest.csv", in: directory), reason: "\(first[c.archive]) \(first[c.index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
+            guard RunFolder.components(of: name) != nil, name.hasPrefix(OutputLayout.facesFolder + "/"), name.hasSuffix(".json") else {
+                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[c.archive]) \(first[c.index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
             }
-            guard folder.holds(name) || !(folder.holds("outputs") || folder.holds("outputs.tar")) else {
+            guard folder.holds(name) || !(folder.holds(OutputLayout.outputTarsFolder) || folder.holds(OutputLayout.singleOutputTarName)) else {
                 throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "the run wrote its JSON into output tars (outputs/, --output-tar); export reads faces/, so rerun without --output-tar")
             }
             let json = try FinishedRun.decode(ImageJSON.self, file: name, in: folder)
@@ -114,8 +114,8 @@ package struct FinishedRun: Sendable {
 
         private static func manifestError(_ error: ReportError, _ directory: URL) -> ExportError {
             switch error {
-            case .unreadable(_, let reason): .unreadableRun(file: FinishedRun.shown("manifest.csv", in: directory), reason: reason)
-            default: .unreadableRun(file: FinishedRun.shown("manifest.csv", in: directory), reason: error.description)
+            case .unreadable(_, let reason): .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: reason)
+            default: .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: error.description)
             }
         }
     }

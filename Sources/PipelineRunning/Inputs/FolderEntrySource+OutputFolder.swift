@@ -6,7 +6,7 @@ import RunFolders
 
 extension FolderEntrySource {
     /// Whether the open folder `handle` holds a facepipe run's outputs: its
-    /// lock file (``OutputLock/fileName``, a regular file) with a
+    /// lock file (``OutputLayout/lockName``, a regular file) with a
     /// `manifest.csv` or `run.json` beside it, or a `run.json` beside a
     /// `manifest.csv` that starts with facepipe's header (a copy of a run's
     /// folder without its hidden files). A run takes the lock and creates the
@@ -19,8 +19,8 @@ extension FolderEntrySource {
             var status = stat()
             return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFREG
         }
-        let manifest = isRegularFile("manifest.csv"), runJSON = isRegularFile("run.json")
-        if isRegularFile(OutputLock.fileName) && (manifest || runJSON) { return true }
+        let manifest = isRegularFile(OutputLayout.manifestName), runJSON = isRegularFile(OutputLayout.runRecordName)
+        if isRegularFile(OutputLayout.lockName) && (manifest || runJSON) { return true }
         return manifest && runJSON && startsWithManifestHeader(folder)
     }
 
@@ -28,7 +28,7 @@ extension FolderEntrySource {
     /// columns every facepipe manifest has (read without following a link).
     private static func startsWithManifestHeader(_ folder: Int32) -> Bool {
         let header = Array(Manifest.columns.prefix(5).joined(separator: ",").utf8)
-        let file = openat(folder, "manifest.csv", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let file = openat(folder, OutputLayout.manifestName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard file >= 0 else { return false }
         defer { close(file) }
         var bytes = [UInt8](repeating: 0, count: header.count)
@@ -37,13 +37,13 @@ extension FolderEntrySource {
     }
 
     /// What facepipe writes at the top of an output folder
-    /// (``OutputFolderRule/facepipeNames``), its lock, and its temporary files.
+    /// (``OutputLayout/facepipeNames``), its lock, and its temporary files.
     static func isOutputName(_ name: [UInt8]) -> Bool {
         guard let text = String(validating: name, as: UTF8.self) else { return false }
         return outputNames.contains(text) || OutputDirectory.isTemporaryName(text)
     }
 
-    private static let outputNames = Set(OutputFolderRule.facepipeNames + [OutputLock.fileName])
+    private static let outputNames = Set(OutputLayout.facepipeNames + [OutputLayout.lockName])
 
     /// The skip reason of such a name.
     static let outputNameReason = "facepipe's own output: its folder holds a facepipe run's results (not read)"

@@ -135,7 +135,7 @@ final class OrderedWriter: EntryWriter {
                 let key = [item.archiveNumber, index]
                 if orderedVideo?.key != key {
                     let claimed = try OutputPathClaimer(archive: item.archiveNumber, names: claimedNames).claim(rawName: origin.source.rawName, index: index)
-                    var name = origin.source.outputName("images/\(folder)/\(claimed)")
+                    var name = origin.source.outputName("\(OutputLayout.imagesFolder)/\(folder)/\(claimed)")
                     while try !claimedNames.insert(Self.imageKey(name)) { name = origin.source.outputName(name + "~") }
                     orderedVideo = (key, name)
                 }
@@ -145,14 +145,14 @@ final class OrderedWriter: EntryWriter {
                     // In place of the entry, under its own name; the shard is named when the input ends.
                     picture = .shard(path: shards.path(ofInput: item.archiveNumber), source)
                 } else {
-                    picture = .file(path: try imageName("images/\(stem)", rendered.imageExtension), source)
+                    picture = .file(path: try imageName("\(OutputLayout.imagesFolder)/\(stem)", rendered.imageExtension), source)
                 }
             } else {
                 picture = .none
             }
             return EntryRender(position: position, work: .entry(EntryOutputs(
-                record: rendered.record, recordBeforePasses: beforePasses, picture: picture, cropFolder: "crops/\(stem)",
-                jsonPath: rendered.writesFaceJSON ? "faces/\(stem).json" : nil, contentHash: contentHash, cacheHits: cacheHits)))
+                record: rendered.record, recordBeforePasses: beforePasses, picture: picture, cropFolder: "\(OutputLayout.cropsFolder)/\(stem)",
+                jsonPath: rendered.writesFaceJSON ? "\(OutputLayout.facesFolder)/\(stem).json" : nil, contentHash: contentHash, cacheHits: cacheHits)))
         case let .failed(reason, contentHash, partial):
             _ = try claimedStem()
             var nothing = EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)
@@ -161,7 +161,7 @@ final class OrderedWriter: EntryWriter {
         case .resumed(let record):
             _ = try claimedStem()
             // Its image keeps its name: claimed again, so an entry done anew after it cannot take it.
-            for output in record.outputs where output.path.hasPrefix("images/") {
+            for output in record.outputs where output.path.hasPrefix(OutputLayout.imagesFolder + "/") {
                 _ = try claimedNames.insert(Self.imageKey(output.path))
             }
             var replay = record.record ?? EntryRecord(archive: item.archiveName, entry: item.entryName, index: index)

@@ -10,14 +10,8 @@ import RunFolders
 /// plain rerun, which reuses the stage cache) are written into. A folder
 /// with another run's results is refused, naming what differs, unless the
 /// run passes `--resume` (continue into it) or `--overwrite` (remove what
-/// facepipe writes there, ``facepipeNames``, and nothing else, first).
+/// facepipe writes there, ``OutputLayout/OutputLayout.facepipeNames``, and nothing else, first).
 package enum OutputFolderRule {
-    /// Everything facepipe writes at the top of an output folder (`outputs`
-    /// holds `--output-tar`'s numbered tars, `outputs.tar` and
-    /// `outputs.tar.partial` are the single tar of facepipe before them;
-    /// `redacted` holds `--redacted-shards`' shards).
-    package static let facepipeNames = ["manifest.csv", "run.json", SkippedFile.fileName, "report.html", "images", "faces", "crops", OutputLayout.outputTarsFolder, "outputs.tar", "outputs.tar.partial", "redacted", ".cache"]
-
     /// What identifies a run's results: the pipeline and its fingerprint,
     /// and the inputs by name and size (sizes are compared without reading
     /// the archives; entries are matched by content hash in the cache anyway).
@@ -58,7 +52,7 @@ package enum OutputFolderRule {
                        overwrite: Bool, resume: Bool) -> Decision {
         if resume || present.isEmpty { return .write }
         if overwrite { return .remove(present) }
-        let overrides = "--overwrite removes facepipe's files there (\(facepipeNames.joined(separator: ", "))) "
+        let overrides = "--overwrite removes facepipe's files there (\(OutputLayout.facepipeNames.joined(separator: ", "))) "
             + "and starts over, --resume continues into them, or choose another --out"
         guard let previous else {
             return .refuse("holds facepipe outputs (\(present.joined(separator: ", "))) without a readable run.json; \(overrides)")
@@ -92,10 +86,10 @@ package enum OutputFolderRule {
     static func apply(to layout: OutputLayout, directory: OutputDirectory, plan: CompiledPipeline, inputs: [RunInput],
                       overwrite: Bool, resume: Bool) throws(PipelineError) {
         let files = FileManager.default
-        let present = facepipeNames.filter { name in
+        let present = OutputLayout.facepipeNames.filter { name in
             (try? files.attributesOfItem(atPath: layout.root.appendingPathComponent(name).path)) != nil
         }
-        let previous = directory.contents(of: RunRecord.fileName).flatMap { try? RunRecord(decoding: $0) }.map(RunIdentity.init)
+        let previous = directory.contents(of: OutputLayout.runRecordName).flatMap { try? RunRecord(decoding: $0) }.map(RunIdentity.init)
         let current = RunIdentity(pipeline: .init(name: plan.name, fingerprint: plan.fingerprint), inputs: inputs.map { input in
             // Only a regular file has a size worth comparing (not a folder or a stream).
             let attributes = input.path.flatMap { try? files.attributesOfItem(atPath: $0) }

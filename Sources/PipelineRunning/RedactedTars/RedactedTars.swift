@@ -16,8 +16,6 @@ import RunFolders
 /// run gives the same bytes for any worker count. Used only from the
 /// ordered writer.
 final class RedactedTars {
-    static let folderName = "redacted"
-
     /// What the run needs to know about each input before it starts.
     struct Input: Equatable {
         /// The shard's file name (the input's unique name in the run).
@@ -34,7 +32,7 @@ final class RedactedTars {
 
     init(directory: OutputDirectory, inputs: [Input]) throws {
         self.directory = directory
-        folder = try directory.folder(Self.folderName)
+        folder = try directory.folder(OutputLayout.redactedFolder)
         self.inputs = inputs
     }
 
@@ -44,7 +42,7 @@ final class RedactedTars {
     var openInput: Int? { open?.input }
 
     /// The shard's path relative to DIR (the manifest's `output` column).
-    func path(ofInput input: Int) -> String { "\(Self.folderName)/\(inputs[input].name)" }
+    func path(ofInput input: Int) -> String { "\(OutputLayout.redactedFolder)/\(inputs[input].name)" }
 
     /// Appends a member to input `input`'s shard.
     func add(input: Int, rawName: [UInt8], data: [UInt8]) throws {

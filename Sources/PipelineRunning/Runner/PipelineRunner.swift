@@ -47,7 +47,7 @@ public enum PipelineRunner {
         let writer: OrderedWriter
         do {
             // Temporary files a killed run left are not the outputs of any entry.
-            for name in ["images", "faces", "crops", RedactedTars.folderName, ".cache"] {
+            for name in OutputLayout.outputFolders + [OutputLayout.redactedFolder, OutputLayout.cacheFolder] {
                 try directory.removeTemporaryFiles(below: name)
             }
             // With an output tar, records name members of finished tars (`TarMember`), which `TarSink` keeps.
@@ -58,7 +58,7 @@ public enum PipelineRunner {
                 : FolderSink(directory: directory)
             let shards = try shardInputs.map { try RedactedTars(directory: directory, inputs: $0) }
             let passes = plan.orderedPasses(steps)
-            writer = try OrderedWriter(sink: sink, manifest: try directory.createFile("manifest.csv"),
+            writer = try OrderedWriter(sink: sink, manifest: try directory.createFile(OutputLayout.manifestName),
                                        skippedFile: try SkippedFile(in: directory),
                                        completions: completions, pipelineFingerprint: plan.fingerprint,
                                        outputSignature: (configuration.outputTar ? "tar" : "folder") + (shards == nil ? "" : "+redacted-shards"),
@@ -106,7 +106,7 @@ public enum PipelineRunner {
             try RunReport.write(directory: layout.root)
         } catch {
             // The manifest and run.json are written: a failed page is a write failure (exit 3), said in one line.
-            summary.writeFailure = (summary.writeFailure.map { $0 + "; " } ?? "") + "report.html not written: \(error.description)"
+            summary.writeFailure = (summary.writeFailure.map { $0 + "; " } ?? "") + "\(OutputLayout.reportName) not written: \(error.description)"
         }
         return summary
     }

@@ -8,8 +8,6 @@ import Foundation
 /// Read back (from a folder that may come from anyone, through
 /// `ShardedRunFolder`) by `init(decoding:path:shard:)`, which checks it.
 package struct ShardCompletion: Codable, Sendable, Equatable {
-    package static let fileName = "_SUCCESS"
-
     package var shard: Int
     package var shardCount: Int
     package var pipeline: String
@@ -49,15 +47,12 @@ package struct ShardCompletion: Codable, Sendable, Equatable {
         }
     }
 
-    /// The folders below a shard's (and OUT) that hold its output files.
-    static let outputFolders = ["images", "faces", "crops"]
-
     package func write(into folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
         data.append(0x0A)
-        try AtomicFile.write(data, to: folder.appendingPathComponent(Self.fileName))
+        try AtomicFile.write(data, to: folder.appendingPathComponent(OutputLayout.shardCompletionName))
     }
 
     /// Throws naming `path` (the record's file) and the first field that

@@ -13,7 +13,6 @@ import Foundation
 /// cut short is refused; it is written and read one row at a time, so a
 /// shard of any size takes the same memory to record and to merge.
 package enum ShardFileList {
-    static let fileName = "_SUCCESS.files"
     static let columns = ["row", "path", "bytes", "sha256"]
 
     /// One row: a file of the entry that starts at manifest row `row`.
@@ -32,7 +31,7 @@ package enum ShardFileList {
 
         /// Whether the merge takes `path` for this entry: a file its rows name, or a crop beside one.
         func takes(_ path: String) -> Bool {
-            named.contains(path) || (path.hasPrefix("crops/") && cropFolders.contains(Self.parent(of: path)))
+            named.contains(path) || (path.hasPrefix(OutputLayout.cropsFolder + "/") && cropFolders.contains(Self.parent(of: path)))
         }
 
         static func parent(of path: String) -> String { (path as NSString).deletingLastPathComponent }
@@ -79,7 +78,7 @@ package enum ShardFileList {
     /// left out (the merge then refuses the shard, naming it).
     package static func write(in directory: OutputDirectory) throws -> ShardCompletion.FileSeal {
         let manifestPath = directory.path + "/manifest.csv"
-        let file = try directory.streamedFile(fileName)
+        let file = try directory.streamedFile(OutputLayout.shardFileListName)
         let hasher = RunningSHA256()
         func emit(_ fields: [String]) throws {
             let bytes = Array(Manifest.csvLine(fields).utf8)
@@ -89,13 +88,13 @@ package enum ShardFileList {
             }
         }
         try emit(columns)
-        let result = directory.withRegularFile("manifest.csv") { descriptor, _ -> Result<Void, any Error> in
+        let result = directory.withRegularFile(OutputLayout.manifestName) { descriptor, _ -> Result<Void, any Error> in
             do {
                 let entries = Entries(try ManifestReader(descriptor: descriptor, shownAs: manifestPath))
                 while let entry = try entries.next() {
                     var listed: [String] = []
                     for path in entry.named where !listed.contains(path) {
-                        let candidates = path.hasPrefix("crops/") ? try directory.regularFiles(below: Entry.parent(of: path)) : [path]
+                        let candidates = path.hasPrefix(OutputLayout.cropsFolder + "/") ? try directory.regularFiles(below: Entry.parent(of: path)) : [path]
                         for candidate in candidates where !listed.contains(candidate) && isOutputPath(candidate) {
                             guard let digest = directory.digest(of: candidate) else { continue }
                             listed.append(candidate)
@@ -119,7 +118,7 @@ package enum ShardFileList {
     static func isOutputPath(_ path: String) -> Bool {
         guard (try? SafeOutputPath.checkRelative(path)) != nil, path.contains("/"),
               let top = path.split(separator: "/").first else { return false }
-        return ShardCompletion.outputFolders.contains(String(top))
+        return OutputLayout.outputFolders.contains(String(top))
     }
 
     // MARK: - Reading (the merge)
@@ -135,19 +134,19 @@ package enum ShardFileList {
     /// for one entry, or the manifest names a file the list does not have.
     static func walk(_ shard: Shard, in folder: ShardedRunFolder, seal: ShardCompletion.FileSeal,
                      take: (Line) throws -> Void) throws {
-        let shardPath = folder.path + "/shards/" + shard.folderName
-        let listPath = shardPath + "/" + fileName
+        let shardPath = folder.path + "/" + OutputLayout.shardFolder(shard)
+        let listPath = shardPath + "/" + OutputLayout.shardFileListName
         func bad(_ line: Int, _ reason: String) -> ShardError {
             .badRecord(path: listPath, field: "line \(line)", reason: reason)
         }
         let hasher = RunningSHA256()
-        try folder.withFile(of: shard, named: fileName) { listDescriptor in
-            try folder.withFile(of: shard, named: "manifest.csv") { manifestDescriptor in
+        try folder.withFile(of: shard, named: OutputLayout.shardFileListName) { listDescriptor in
+            try folder.withFile(of: shard, named: OutputLayout.manifestName) { manifestDescriptor in
                 let list: ManifestReader
                 let entries: Entries
                 do throws(ReportError) {
                     list = try ManifestReader(descriptor: listDescriptor, shownAs: listPath, header: columns, observer: hasher.update)
-                    entries = Entries(try ManifestReader(descriptor: manifestDescriptor, shownAs: shardPath + "/manifest.csv"))
+                    entries = Entries(try ManifestReader(descriptor: manifestDescriptor, shownAs: shardPath + "/" + OutputLayout.manifestName))
                 } catch {
                     throw ShardError.unreadable(path: listPath, reason: "\(error)")
                 }
@@ -168,7 +167,7 @@ package enum ShardFileList {
                 while true {
                     let entry: Entry?
                     do throws(ReportError) { entry = try entries.next() } catch {
-                        throw ShardError.unreadable(path: shardPath + "/manifest.csv", reason: "\(error)")
+                        throw ShardError.unreadable(path: shardPath + "/" + OutputLayout.manifestName, reason: "\(error)")
                     }
                     guard let entry else { break }
                     if let early = line, early.row < entry.row {
@@ -184,7 +183,7 @@ package enum ShardFileList {
                         line = try nextLine()
                     }
                     if let missing = entry.named.first(where: { !taken.contains($0) }) {
-                        throw ShardError.mismatch("\(shardPath)/manifest.csv names \(missing), which its \(fileName) does not record: rerun that shard")
+                        throw ShardError.mismatch("\(shardPath)/\(OutputLayout.manifestName) names \(missing), which its \(OutputLayout.shardFileListName) does not record: rerun that shard")
                     }
                 }
                 if let extra = line { throw bad(list.rows + 1, "row \(extra.row) is past the manifest's last row") }

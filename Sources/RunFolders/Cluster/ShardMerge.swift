@@ -68,7 +68,7 @@ package enum ShardMerge {
         // row by row, never held whole, and read again to be written: the
         // merge takes the same memory for shards of any size.
         // A link in place of OUT's output folders stops the merge here.
-        for name in ShardCompletion.outputFolders {
+        for name in OutputLayout.outputFolders {
             do throws(OutputDirectory.Failure) { _ = try folder.directory.existingFolder(name) } catch {
                 throw .unwritable(path: error.path, reason: error.reason)
             }
@@ -81,7 +81,7 @@ package enum ShardMerge {
             let shardPath = "\(shardsPath)/\(shard.folderName)"
             let hasher = RunningSHA256()
             var headerLine: [UInt8] = [], inHeader = true, lineEnds = 0
-            try folder.readPieces(of: shard, named: "manifest.csv") { piece in
+            try folder.readPieces(of: shard, named: OutputLayout.manifestName) { piece in
                 hasher.update(piece)
                 var start = 0
                 if inHeader {
@@ -106,8 +106,8 @@ package enum ShardMerge {
             }
             header = headerLine
             rows += lineEnds
-            guard try folder.seal(of: shard, named: SkippedFile.fileName) == completion.skippedList else {
-                throw .mismatch("\(shardPath)/\(SkippedFile.fileName) is not the list its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
+            guard try folder.seal(of: shard, named: OutputLayout.skippedName) == completion.skippedList else {
+                throw .mismatch("\(shardPath)/\(OutputLayout.skippedName) is not the list its shard wrote (size or SHA-256 differ from _SUCCESS): rerun that shard")
             }
             records.append(try folder.runJSON(of: shard))
             // Each file the merge takes must be in the shard's folder, a
@@ -141,7 +141,7 @@ package enum ShardMerge {
                     let name = (line.path as NSString).lastPathComponent
                     if open?.parent != parent || open?.shard != shard {
                         open = nil
-                        let source = "shards/\(shard.folderName)/\(parent)"
+                        let source = "\(OutputLayout.shardFolder(shard))/\(parent)"
                         guard let opened = try folder.directory.existingFolder(source) else {
                             throw OutputDirectory.Failure(path: root + "/" + source, reason: "missing")
                         }
@@ -159,10 +159,10 @@ package enum ShardMerge {
                 }
             }
             open = nil
-            try writeJoined("manifest.csv", of: done, count: count, into: folder) {
+            try writeJoined(OutputLayout.manifestName, of: done, count: count, into: folder) {
                 ShardCompletion.FileSeal(bytes: $0.manifestBytes, sha256: $0.manifestSHA256)
             }
-            try writeJoined(SkippedFile.fileName, of: done, count: count, into: folder) { $0.skippedList }
+            try writeJoined(OutputLayout.skippedName, of: done, count: count, into: folder) { $0.skippedList }
             try record.write(to: folder.directory)
         } catch let error as ShardError {
             throw error
@@ -183,7 +183,7 @@ package enum ShardMerge {
     private static func walkFiles(of completion: ShardCompletion, shard: Shard, in folder: ShardedRunFolder,
                                   take: (ShardFileList.Line) throws -> Void) throws(ShardError) {
         guard let seal = completion.outputList else {
-            throw .badRecord(path: "\(folder.path)/shards/\(shard.folderName)/\(ShardCompletion.fileName)", field: "outputList", reason: "missing")
+            throw .badRecord(path: "\(folder.path)/\(OutputLayout.shardFolder(shard))/\(OutputLayout.shardCompletionName)", field: "outputList", reason: "missing")
         }
         do {
             try ShardFileList.walk(shard, in: folder, seal: seal, take: take)

@@ -31,7 +31,7 @@ package final class ShardedRunFolder {
     func shardFolders() throws(ShardError) -> [Shard] {
         let names: [String]
         do {
-            guard let shards = try directory.existingFolder("shards") else {
+            guard let shards = try directory.existingFolder(OutputLayout.shardsFolder) else {
                 throw ShardError.unreadable(path: path + "/shards", reason: "no shards here (run `facepipe run … --out \(path) --shard auto` first)")
             }
             names = try shards.names()
@@ -56,7 +56,7 @@ package final class ShardedRunFolder {
 
     /// The shard's `_SUCCESS`, checked; nil when it has none (unfinished).
     package func completion(of shard: Shard) throws(ShardError) -> ShardCompletion? {
-        let relative = "shards/\(shard.folderName)/\(ShardCompletion.fileName)"
+        let relative = OutputLayout.shardFolder(shard) + "/" + OutputLayout.shardCompletionName
         guard let bytes = try read(relative, limit: Self.recordLimit) else { return nil }
         return try ShardCompletion(decoding: bytes, path: path + "/" + relative, shard: shard)
     }
@@ -64,7 +64,7 @@ package final class ShardedRunFolder {
     /// Calls `body` with the bytes of the shard's file `name` (`manifest.csv`,
     /// `skipped.csv`), piece by piece (``OutputDirectory/readPieces(of:_:)``: never held whole).
     func readPieces(of shard: Shard, named name: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(ShardError) {
-        let relative = "shards/\(shard.folderName)/\(name)"
+        let relative = OutputLayout.shardFolder(shard) + "/" + name
         let found: Bool
         do throws(OutputDirectory.Failure) { found = try directory.readPieces(of: relative, body) } catch {
             throw .unreadable(path: error.path, reason: error.reason)
@@ -76,7 +76,7 @@ package final class ShardedRunFolder {
     /// `name` (reached without links, as every read here), which it reads
     /// from its start; throws when the file is missing or not a regular file.
     func withFile(of shard: Shard, named name: String, _ body: (Int32) throws -> Void) throws {
-        let relative = "shards/\(shard.folderName)/\(name)"
+        let relative = OutputLayout.shardFolder(shard) + "/" + name
         let result = directory.withRegularFile(relative) { descriptor, _ -> Result<Void, any Error> in
             Result { try body(descriptor) }
         }
@@ -94,14 +94,14 @@ package final class ShardedRunFolder {
 
     /// The shard's `run.json`.
     func runJSON(of shard: Shard) throws(ShardError) -> RunRecord {
-        let relative = "shards/\(shard.folderName)/run.json"
+        let relative = OutputLayout.shardFolder(shard) + "/" + OutputLayout.runRecordName
         guard let bytes = try read(relative, limit: Self.recordLimit) else { throw .unreadable(path: path + "/" + relative, reason: "missing") }
         return try Self.runJSON(decoding: bytes, path: path + "/" + relative)
     }
 
     /// The shard's folder, for its output files.
     func folder(of shard: Shard) throws(ShardError) -> OutputDirectory {
-        let relative = "shards/\(shard.folderName)"
+        let relative = OutputLayout.shardFolder(shard)
         do throws(OutputDirectory.Failure) {
             guard let folder = try directory.existingFolder(relative) else { throw OutputDirectory.Failure(path: path + "/" + relative, reason: "missing") }
             return folder

@@ -2,8 +2,6 @@
 /// the entry's place (input number, entry index, video frame). Used by the
 /// producer and the ordered writer, on one task.
 package final class CompletionStore {
-    static let folder = ".cache/done"
-
     private let root: OutputDirectory
     private let pack: RecordPack
     /// `--output-tar`'s finished tars, where records name their members.
@@ -31,10 +29,10 @@ package final class CompletionStore {
     /// earlier layout's records.
     package init(root: OutputDirectory, keep: Bool) throws {
         self.root = root
-        if !keep { try root.removeItem(Self.folder) }
-        pack = try RecordPack(folder: root.folder(Self.folder))
+        if !keep { try root.removeItem(OutputLayout.completionsFolder) }
+        pack = try RecordPack(folder: root.folder(OutputLayout.completionsFolder))
         tars = FinishedTars(root: root)
-        if !pack.legacyNames.isEmpty { throw EarlierLayout(path: root.path + "/" + Self.folder) }
+        if !pack.legacyNames.isEmpty { throw EarlierLayout(path: root.path + "/" + OutputLayout.completionsFolder) }
     }
 
     /// `<archive>/<index>`; a video frame's `<archive>/<index>#<frame>` (``EntryName/completionKey(input:index:frame:)``).

@@ -1,16 +1,53 @@
 import Foundation
 import Pipeline
 
-/// The output folder's fixed layout (see docs/OUTPUTS.md).
+/// A run folder's layout (docs/OUTPUTS.md): the one place that names its
+/// files and folders. Everything else (the runner, the writer, the sinks,
+/// the report, export, merge, the input that refuses to read a run folder)
+/// takes the names from here.
 package struct OutputLayout {
     package let root: URL
-    var manifest: URL { root.appendingPathComponent("manifest.csv") }
-    var runJSON: URL { root.appendingPathComponent("run.json") }
+    var manifest: URL { root.appendingPathComponent(Self.manifestName) }
+    var runJSON: URL { root.appendingPathComponent(Self.runRecordName) }
     /// With `--output-tar`: images/…, faces/… and crops/… inside numbered
     /// tars in this folder (``TarSink``).
     var outputTars: URL { root.appendingPathComponent(Self.outputTarsFolder) }
+
+    // MARK: - Names
+
+    /// One row per face, ``Manifest``.
+    package static let manifestName = "manifest.csv"
+    /// What produced the results, ``RunRecord``.
+    package static let runRecordName = "run.json"
+    /// The entries a run did not process, ``SkippedFile``.
+    package static let skippedName = "skipped.csv"
+    /// The page `facepipe report` writes, ``RunReport``.
+    package static let reportName = "report.html"
+    /// Annotated images, per-image JSON and aligned crops, each under
+    /// `<folder>/<archive stem>/`.
+    package static let imagesFolder = "images"
+    package static let facesFolder = "faces"
+    package static let cropsFolder = "crops"
+    /// The folders that hold an entry's output files (a shard's too).
+    package static let outputFolders = [imagesFolder, facesFolder, cropsFolder]
     /// The folder of the numbered output tars, at the top of DIR.
     package static let outputTarsFolder = "outputs"
+    /// `--redacted-shards`' shards, one per input tar.
+    package static let redactedFolder = "redacted"
+    /// The stage cache and the completion records.
+    package static let cacheFolder = ".cache"
+    /// The completion records (``CompletionStore``).
+    package static let completionsFolder = cacheFolder + "/done"
+    /// Cached stage results (``StageCache``).
+    package static let stageCacheFolder = cacheFolder + "/stages"
+    /// The run's lock (``OutputLock``).
+    package static let lockName = ".lock"
+    /// A sharded run's shard folders, `shards/<i>-of-<n>/`.
+    package static let shardsFolder = "shards"
+    /// Written last by a shard that finished (``ShardCompletion``).
+    package static let shardCompletionName = "_SUCCESS"
+    /// The output files of a shard, sealed by its `_SUCCESS` (``ShardFileList``).
+    package static let shardFileListName = "_SUCCESS.files"
     /// The name of tar `number` in ``outputTarsFolder`` (`000042.tar`).
     package static func outputTarName(_ number: Int) -> String {
         let digits = String(number)
@@ -19,7 +56,18 @@ package struct OutputLayout {
     /// The single output tar of facepipe before numbered tars, and the
     /// partial file of one being written: removed when a run writes the
     /// numbered tars, and by `--overwrite`.
-    package static let singleOutputTarNames = ["outputs.tar", "outputs.tar.partial"]
+    package static let singleOutputTarNames = [singleOutputTarName, singleOutputTarName + ".partial"]
+    /// The single output tar of facepipe before numbered tars.
+    package static let singleOutputTarName = "outputs.tar"
+
+    /// Everything facepipe writes at the top of an output folder (what
+    /// `--overwrite` removes; `outputs.tar` and `outputs.tar.partial` are
+    /// the single tar of facepipe before numbered tars).
+    package static let facepipeNames = [manifestName, runRecordName, skippedName, reportName] + outputFolders
+        + [outputTarsFolder] + singleOutputTarNames + [redactedFolder, cacheFolder]
+
+    /// The folder of `shard` below a sharded run's folder, `shards/<i>-of-<n>`.
+    package static func shardFolder(_ shard: Shard) -> String { shardsFolder + "/" + shard.folderName }
 
     /// Creates the folder if needed; refuses an existing non-folder.
     package static func prepare(_ url: URL) throws(PipelineError) -> OutputLayout {

@@ -12,15 +12,14 @@ import Pipeline
 /// to DIR's handle without following links and stays after the run (removing
 /// it would let a third run lock a new file while a second holds the old one).
 package final class OutputLock {
-    package static let fileName = ".lock"
     private let descriptor: Int32
 
     /// Takes the lock of `directory` for the run with `commandLine`, or
     /// throws `.outputUnusable` naming the run that holds it.
     package init(_ directory: OutputDirectory, commandLine: [String]) throws(PipelineError) {
-        let lockPath = directory.path + "/" + Self.fileName
+        let lockPath = directory.path + "/" + OutputLayout.lockName
         do {
-            descriptor = try directory.openPrivateFile(Self.fileName)
+            descriptor = try directory.openPrivateFile(OutputLayout.lockName)
         } catch {
             throw .outputUnusable(path: directory.path, reason: "cannot take the lock: \(error)")
         }

@@ -126,10 +126,8 @@ package struct RunRecord: Codable, Sendable {
     /// Writes `run.json` into the output folder (a temporary sibling renamed
     /// over the name: a link there is replaced, not written through).
     package func write(to directory: OutputDirectory) throws {
-        try encoded().withUnsafeBytes { try directory.write($0, to: Self.fileName) }
+        try encoded().withUnsafeBytes { try directory.write($0, to: OutputLayout.runRecordName) }
     }
-
-    package static let fileName = "run.json"
 
     /// A record from a file's bytes (a UTF-8 byte order mark is skipped).
     /// Every field facepipe writes must be there with its type; the

@@ -15,6 +15,11 @@ package final class ManifestReader {
     package private(set) var header: [String] = []
     /// Bytes read from the file at a time.
     static let pieceBytes = 1 << 20
+    /// The longest row read (its bytes as stored, line end included): a
+    /// longer one (a hostile 2 GB line) is refused with its line number
+    /// once this many bytes are read, so a row takes at most this memory.
+    /// A row facepipe writes holds a few names and numbers: far less.
+    package static let rowLimit = 16 << 20
 
     /// The file read (nil: `piece` holds the whole manifest), and its owner when this reader opened it.
     private let descriptor: Int32?
@@ -38,7 +43,7 @@ package final class ManifestReader {
     package init(bytes: [UInt8]) throws(ReportError) {
         file = nil
         descriptor = nil
-        shownAs = "manifest.csv"
+        shownAs = OutputLayout.manifestName
         piece = bytes
         header = try readHeader()
     }
@@ -78,7 +83,7 @@ package final class ManifestReader {
     }
 
     /// Opens `manifest.csv` in `folder` (``RunFolder``: no link followed).
-    package convenience init(in folder: RunFolder, name: String = "manifest.csv") throws(ReportError) {
+    package convenience init(in folder: RunFolder, name: String = OutputLayout.manifestName) throws(ReportError) {
         let shown = folder.root.appendingPathComponent(name).path
         let file: RegularFile
         do { file = try folder.open(name) } catch { throw .unreadable(file: shown, reason: error.reason) }
@@ -161,6 +166,7 @@ package final class ManifestReader {
         var record: [String] = []
         var field: [UInt8] = []
         var quoted = false, afterQuote = false, atFieldStart = true
+        var rowBytes = 0
         func endField() {
             record.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)
@@ -168,6 +174,10 @@ package final class ManifestReader {
             atFieldStart = true
         }
         while let byte = try byte() {
+            rowBytes += 1
+            guard rowBytes <= Self.rowLimit else {
+                throw malformed(line: records + 1, reason: "longer than \(Self.rowLimit) bytes (a row facepipe writes is far shorter)")
+            }
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     if try peek() == UInt8(ascii: "\"") {

@@ -7,7 +7,6 @@
 /// joins the shards' files in shard order; the report reads it row by row
 /// (``SkippedFile/read(_:_:)``).
 package final class SkippedFile {
-    package static let fileName = "skipped.csv"
     /// The header: the input, the entry's name as stored and its position (as the manifest's), and why.
     static let columns = ["archive", "entry", "index", "reason"]
 
@@ -15,7 +14,7 @@ package final class SkippedFile {
 
     /// Creates the file in `directory` (a new, empty file: ``OutputDirectory/createFile(_:)``) with its header.
     package init(in directory: OutputDirectory) throws(OutputDirectory.Failure) {
-        file = try directory.createFile(Self.fileName)
+        file = try directory.createFile(OutputLayout.skippedName)
         try file.append(Array(Manifest.csvLine(Self.columns).utf8))
     }
 

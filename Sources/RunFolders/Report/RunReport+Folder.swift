@@ -1,9 +1,6 @@
 import Foundation
 
 extension RunReport {
-    /// The report's name in an output folder.
-    package static let fileName = "report.html"
-
     /// The skipped entries of the run folder grouped by reason: every row of
     /// its `skipped.csv`, read one at a time (``ReasonTally``: bounded);
     /// a folder written before that file existed: the ones `record` names.
@@ -12,13 +9,13 @@ extension RunReport {
         func add(_ skipped: RunSummary.SkippedRecord) {
             tally.add(skipped.reason, entry: EntryDisplayName.of(archive: skipped.archive, entry: skipped.name))
         }
-        guard folder.holds(SkippedFile.fileName) else {
+        guard folder.holds(OutputLayout.skippedName) else {
             record?.summary.skipped.first.forEach(add)
             return tally.grouped
         }
-        let shown = folder.root.appendingPathComponent(SkippedFile.fileName).path
+        let shown = folder.root.appendingPathComponent(OutputLayout.skippedName).path
         let file: RegularFile
-        do { file = try folder.open(SkippedFile.fileName) } catch { throw .unreadable(file: shown, reason: error.reason) }
+        do { file = try folder.open(OutputLayout.skippedName) } catch { throw .unreadable(file: shown, reason: error.reason) }
         // The reader reads `file`'s descriptor, which `file` closes when it goes.
         try withExtendedLifetime(file) { () throws(ReportError) in
             let reader = try ManifestReader(descriptor: file.descriptor, shownAs: shown, header: SkippedFile.columns)
@@ -39,18 +36,18 @@ extension RunReport {
         let manifest = try ManifestReader(in: folder)
         var runJSON: Data
         do {
-            runJSON = Data(try folder.read("run.json"))
+            runJSON = Data(try folder.read(OutputLayout.runRecordName))
         } catch {
-            throw .unreadable(file: directory.appendingPathComponent("run.json").path, reason: error.reason)
+            throw .unreadable(file: directory.appendingPathComponent(OutputLayout.runRecordName).path, reason: error.reason)
         }
         if runJSON.starts(with: [0xEF, 0xBB, 0xBF]) { runJSON.removeFirst(3) }
         let record: RunRecord?
         var problem: String?
         do throws(RunRecord.Failure) { record = try RunRecord(decoding: runJSON) } catch {
             record = nil
-            problem = "\(RunRecord.fileName): \(error); its skipped entries are not listed"
+            problem = "\(OutputLayout.runRecordName): \(error); its skipped entries are not listed"
         }
-        let imagesInTar = (folder.holds("outputs") || folder.holds("outputs.tar") || folder.holds("redacted")) && !folder.holds("images")
+        let imagesInTar = (folder.holds(OutputLayout.outputTarsFolder) || folder.holds(OutputLayout.singleOutputTarName) || folder.holds(OutputLayout.redactedFolder)) && !folder.holds(OutputLayout.imagesFolder)
         let skipped = try skippedGroups(in: folder, record: record)
         var report = try RunReport(manifest: manifest, skipped: skipped, imagesInTar: imagesInTar)
         report.runRecordProblem = problem
@@ -63,7 +60,7 @@ extension RunReport {
     @discardableResult
     package static func write(directory: URL) throws(ReportError) -> RunReport {
         let (report, runJSON) = try read(directory: directory)
-        let target = directory.appendingPathComponent(fileName)
+        let target = directory.appendingPathComponent(OutputLayout.reportName)
         do {
             try AtomicFile.write(Array(ReportPage.html(report, runJSON: runJSON).utf8), to: target)
         } catch {

@@ -10,8 +10,6 @@ import Synchronization
 /// holds values the entry's own decoding contradicts is recomputed and
 /// counted (`damaged`). Safe to use from several workers at once.
 package final class StageCache: Sendable {
-    static let folder = ".cache/stages"
-
     private let pack: RecordPack
     private let damagedCount = Atomic<Int>(0)
 
@@ -20,10 +18,10 @@ package final class StageCache: Sendable {
     /// earlier layout (a file per result, in folders named by the key's
     /// first two digits) is removed: its results are recomputed.
     package init(root: OutputDirectory) throws {
-        var pack = try RecordPack(folder: root.folder(Self.folder))
+        var pack = try RecordPack(folder: root.folder(OutputLayout.stageCacheFolder))
         if !pack.legacyNames.isEmpty {
-            for name in pack.legacyNames { try root.removeItem("\(Self.folder)/\(name)") }
-            pack = try RecordPack(folder: root.folder(Self.folder))
+            for name in pack.legacyNames { try root.removeItem("\(OutputLayout.stageCacheFolder)/\(name)") }
+            pack = try RecordPack(folder: root.folder(OutputLayout.stageCacheFolder))
         }
         self.pack = pack
     }

@@ -71,7 +71,7 @@ public struct RunSummary: Sendable, Codable {
     public var line: String {
         var parts = [entries.counted("entry", "entries"), faces.counted("face", "faces") + " (\(keptFaces) kept)", "\(failedEntries) failed"]
         if failedArchives > 0 { parts.append("\(failedArchives) archive errors") }
-        parts.append(skipped.isEmpty ? "0 skipped" : "\(skipped.count) skipped (listed in \(SkippedFile.fileName))")
+        parts.append(skipped.isEmpty ? "0 skipped" : "\(skipped.count) skipped (listed in \(OutputLayout.skippedName))")
         if copiedMembers > 0 { parts.append("\(copiedMembers) non-image members copied into the redacted shards") }
         if let leftOutMembers, !leftOutMembers.isEmpty {
             // Named here, escaped for the terminal: what a shard does not hold is not silent.
@@ -80,7 +80,7 @@ public struct RunSummary: Sendable, Codable {
             let more = leftOutMembers.count - shown.count
             let names = shown.joined(separator: " ") + (more > 0 ? " and \(more) more" : "")
             let counted = leftOutMembers.count.counted("member", "members")
-            parts.append("\(counted) left out of the redacted shards (\(names); why in \(SkippedFile.fileName))")
+            parts.append("\(counted) left out of the redacted shards (\(names); why in \(OutputLayout.skippedName))")
         }
         if !leftOutOfShards.isEmpty {
             parts.append(leftOutOfShards.count.counted("entry", "entries") + " left out of the redacted shards (the manifest's error rows)")
