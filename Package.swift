@@ -125,11 +125,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "RunFolders", dependencies: [
-            "Pipeline", "ImageCore", "ArchiveIO", "FaceAnalysis",
+            "Pipeline", "ArchiveIO",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "PipelineRunning", dependencies: [
-            "Pipeline", "RunFolders", "ImageCore", "ImageCodecs", "ArchiveIO", "VideoIO", "FaceAnalysis", "Inference",
+            "Pipeline", "RunFolders", "ImageCore", "ImageCodecs", "ArchiveIO", "VideoIO", "FaceAnalysis",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: fuzzed),
         .target(name: "Pipelines", dependencies: ["Pipeline"], path: "pipelines"),

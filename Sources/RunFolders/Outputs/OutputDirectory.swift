@@ -234,6 +234,39 @@ package final class OutputDirectory: @unchecked Sendable {
     /// path when it or a folder on the way is a link, it is not a regular
     /// file, it holds more than `limit` bytes, or it cannot be read.
     func bytes(of relativePath: String, limit: Int) throws(Failure) -> [UInt8]? {
+        try withRegularFileStatus(relativePath) { _, _, status throws(Failure) -> [UInt8] in
+            guard Int(status.st_size) <= limit else {
+                throw Failure(path: path + "/" + relativePath, reason: "\(status.st_size) bytes, over the limit of \(limit)")
+            }
+            guard let bytes = contents(of: relativePath, limit: limit) else {
+                throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read")
+            }
+            return bytes
+        }
+    }
+
+    /// Calls `body` with the bytes of the file at `relativePath` below this
+    /// folder, piece by piece, the file reached and checked as
+    /// ``bytes(of:limit:)`` reaches it but of any size; false when it is absent.
+    func readPieces(of relativePath: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure) -> Bool {
+        try withRegularFileStatus(relativePath) { parent, name, _ throws(Failure) -> Void in
+            guard let file = try? RegularFile(name, in: parent) else {
+                throw Failure(path: path + "/" + relativePath, reason: Self.notRegularFile)
+            }
+            do throws(RunFolderError) { try file.read(limit: .max, body) } catch {
+                throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read: \(error.reason)")
+            }
+        } != nil
+    }
+
+    private static let notRegularFile = "not a regular file (a link, a folder or a device); refusing to read it"
+
+    /// The one way ``bytes(of:limit:)`` and ``readPieces(of:_:)`` reach a
+    /// file: its folders opened without following links, then `fstatat`
+    /// (no link followed) must find a regular file. Calls `body` with the
+    /// open parent folder, the file's name and its status; nil when it is absent.
+    private func withRegularFileStatus<T>(_ relativePath: String,
+                                          _ body: (Int32, String, stat) throws(Failure) -> T) throws(Failure) -> T? {
         var components = try Self.components(of: relativePath, in: path)
         let name = components.removeLast()
         guard let parent = try openFolder(components, relativePath: relativePath, create: false) else { return nil }
@@ -244,37 +277,9 @@ package final class OutputDirectory: @unchecked Sendable {
             throw failure(relativePath, errno)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw Failure(path: path + "/" + relativePath, reason: "not a regular file (a link, a folder or a device); refusing to read it")
+            throw Failure(path: path + "/" + relativePath, reason: Self.notRegularFile)
         }
-        guard Int(status.st_size) <= limit else {
-            throw Failure(path: path + "/" + relativePath, reason: "\(status.st_size) bytes, over the limit of \(limit)")
-        }
-        guard let bytes = contents(of: relativePath, limit: limit) else {
-            throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read")
-        }
-        return bytes
-    }
-
-    /// Calls `body` with the bytes of the file at `relativePath` below this
-    /// folder, piece by piece, the file reached and checked as
-    /// ``bytes(of:limit:)`` reaches it but of any size; false when it is absent.
-    func readPieces(of relativePath: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure) -> Bool {
-        var components = try Self.components(of: relativePath, in: path)
-        let name = components.removeLast()
-        guard let parent = try openFolder(components, relativePath: relativePath, create: false) else { return false }
-        defer { if parent != descriptor { close(parent) } }
-        var status = stat()
-        guard fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            if errno == ENOENT { return false }
-            throw failure(relativePath, errno)
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG, let file = try? RegularFile(name, in: parent) else {
-            throw Failure(path: path + "/" + relativePath, reason: "not a regular file (a link, a folder or a device); refusing to read it")
-        }
-        do { try file.read(limit: .max, body) } catch {
-            throw Failure(path: path + "/" + relativePath, reason: "unreadable, or replaced while being read: \(error.reason)")
-        }
-        return true
+        return try body(parent, name, status)
     }
 
     /// The regular files below the folder `relativePath` (paths relative
