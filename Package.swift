@@ -73,6 +73,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        // Child processes (a pipeline file's compiler and tool; the tests' ffmpeg,
+        // browser and export readers): spawned with every other descriptor closed,
+        // not through Foundation's Process (docs/DEVELOPMENT.md, "Child processes").
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        // FilePath and FileDescriptor in Subprocess's API.
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         // Tests only: reads the manifest back with a CSV reader that is not facepipe's.
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
@@ -142,6 +148,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             // SHA-256 of pipeline files and of the cached tools built from them.
             .product(name: "Crypto", package: "swift-crypto"),
+            // A pipeline file's compiler and tool, run as child processes.
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: benchmarks ? [.define("FACEPIPE_BENCHMARKS")] : []),
         // Linked with the Swift standard library and Foundation inside (static), so the
         // installed binary runs on a Debian 12 without the toolchain. Only the link
@@ -157,7 +166,9 @@ let package = Package(
                                        "-ldispatch", "-lBlocksRuntime"], .when(platforms: [.linux]))]),
 
         // MARK: Tests
-        .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis"], path: "Tests/_TestSupport"),
+        // Tests' child processes (ChildProcess): posix_spawn with every other descriptor closed.
+        .target(name: "_CTestSpawn", path: "Tests/_CTestSpawn"),
+        .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis", "_CTestSpawn"], path: "Tests/_TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),

@@ -90,7 +90,7 @@ public enum FacepipeCommand {
         do {
             var command = try Facepipe.parseAsRoot(arguments)
             if let request = PipelineFileRequest.recognize(command, arguments: arguments) {
-                return PipelineFileLaunch.run(request, mode: pipelineFiles)
+                return await PipelineFileLaunch.run(request, mode: pipelineFiles)
             }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

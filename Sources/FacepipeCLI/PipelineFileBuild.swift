@@ -1,6 +1,8 @@
 import Foundation
 import Pipeline
 import RunFolders
+import Subprocess
+import SystemPackage
 
 /// Compiles a pipeline file into a tool (or finds it in the cache).
 ///
@@ -44,12 +46,12 @@ package struct PipelineFileBuild {
 
     /// The setup for this process: the kit beside its executable, the cache
     /// of its environment, `swiftc` from PATH with the kit's version.
-    static func forThisProcess(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PipelineFileError) -> PipelineFileBuild {
+    static func forThisProcess(environment: [String: String] = ProcessInfo.processInfo.environment) async throws(PipelineFileError) -> PipelineFileBuild {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let kit = try PipelineKit.locate(executable: executable)
         let compiler = try findCompiler(path: environment["PATH"] ?? "")
         let cache = try PipelineFileCache.forEnvironment(environment)
-        try checkVersion(of: compiler, against: kit, scratch: cache)
+        try await checkVersion(of: compiler, against: kit, scratch: cache)
         return PipelineFileBuild(kit: kit, cache: cache, compiler: compiler)
     }
 
@@ -65,38 +67,42 @@ package struct PipelineFileBuild {
     /// Refuses a compiler whose `--version` is not the kit's. The driver's
     /// temporary folder goes in a scratch folder of `scratch`, removed after.
     package static func checkVersion(of compiler: String, against kit: PipelineKit,
-                                     scratch: PipelineFileCache) throws(PipelineFileError) {
+                                     scratch: PipelineFileCache) async throws(PipelineFileError) {
         let folder = try scratch.temporaryFolder(for: "swiftc-version")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let found = try version(of: compiler, temporaryFolder: folder)
+        let found = try await version(of: compiler, temporaryFolder: folder)
         guard found == kit.swiftVersion else {
             throw .compilerMismatch(found: firstLine(found), builtWith: firstLine(kit.swiftVersion))
         }
     }
 
     /// `compiler --version`, trimmed (the driver leaves a folder in TMPDIR: `temporaryFolder`).
-    static func version(of compiler: String, temporaryFolder: URL) throws(PipelineFileError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["--version"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporaryFolder.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+    static func version(of compiler: String, temporaryFolder: URL) async throws(PipelineFileError) -> String {
+        let (status, output): (TerminationStatus, String?)
         do {
-            try process.run()
+            let result = try await Subprocess.run(.path(FilePath(compiler)), arguments: ["--version"],
+                                                  environment: .inherit.updating(["TMPDIR": temporaryFolder.path]),
+                                                  output: .string(limit: Self.answerLimit))
+            (status, output) = (result.terminationStatus, result.standardOutput)
         } catch {
-            throw .compilerVersionUnreadable(compiler: compiler, reason: "\(error.localizedDescription)")
+            throw .compilerVersionUnreadable(compiler: compiler, reason: "\(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !text.isEmpty else {
-            throw .compilerVersionUnreadable(compiler: compiler, reason: "exit status \(process.terminationStatus)")
+        let text = (output ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status.isSuccess, !text.isEmpty else {
+            throw .compilerVersionUnreadable(compiler: compiler, reason: Self.describe(status))
         }
         return text
+    }
+
+    /// The most bytes read of a child's answer (`swiftc --version`, the tool's pipeline name).
+    static let answerLimit = 64 << 10
+
+    /// How a child ended, for a message: "exit status N" or "signal N".
+    static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): "exit status \(code)"
+        case .signaled(let signal): "signal \(signal)"
+        }
     }
 
     private static func firstLine(_ text: String) -> String {
@@ -115,7 +121,7 @@ package struct PipelineFileBuild {
 
     /// The tool for `file` (a path as the user gave it): the verified cache
     /// entry, or a new build. `notice` gets a line before and after a build.
-    package func tool(for file: String, facepipeVersion: String, notice: (String) -> Void) throws(PipelineFileError) -> PipelineTool {
+    package func tool(for file: String, facepipeVersion: String, notice: (String) -> Void) async throws(PipelineFileError) -> PipelineTool {
         guard TerminalText.escaped(file) == file else { throw .unprintableName(path: file) }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else {
@@ -136,8 +142,8 @@ package struct PipelineFileBuild {
         notice("facepipe: compiling \(TerminalText.escaped(file)) (cached in \(TerminalText.escaped(cache.entry(key).path)) for later runs)")
         let folder = try cache.temporaryFolder(for: key)
         do throws(PipelineFileError) {
-            try compile(file, into: folder)
-            let name = try pipelineName(of: folder.appendingPathComponent(PipelineFileCache.executableName), file: file)
+            try await compile(file, into: folder)
+            let name = try await pipelineName(of: folder.appendingPathComponent(PipelineFileCache.executableName), file: file)
             do {
                 try Data(name.utf8).write(to: folder.appendingPathComponent(PipelineFileCache.nameFile))
             } catch {
@@ -168,7 +174,7 @@ package struct PipelineFileBuild {
     }
 
     /// Compiles `file` with the generated `main.swift` into `folder/pipeline`.
-    private func compile(_ file: String, into folder: URL) throws(PipelineFileError) {
+    private func compile(_ file: String, into folder: URL) async throws(PipelineFileError) {
         let main = folder.appendingPathComponent("main.swift")
         var objectList: URL?
         do {
@@ -181,42 +187,48 @@ package struct PipelineFileBuild {
         } catch {
             throw .cacheUnwritable(path: folder.path, reason: error.localizedDescription)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = compilerArguments(file: file, main: main, objectList: objectList,
-                                              output: folder.appendingPathComponent(PipelineFileCache.executableName))
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder.path          // the driver's temporary objects stay in the build folder
-        process.environment = environment
+        // The driver's temporary objects stay in the build folder; its messages go to the user's terminal.
+        let status: TerminationStatus
         do {
-            try process.run()
+            status = try await Subprocess.run(
+                .path(FilePath(compiler)),
+                arguments: Arguments(compilerArguments(file: file, main: main, objectList: objectList,
+                                                       output: folder.appendingPathComponent(PipelineFileCache.executableName))),
+                environment: .inherit.updating(["TMPDIR": folder.path]),
+                input: .currentStandardInput, output: .currentStandardOutput, error: .currentStandardError
+            ).terminationStatus
         } catch {
-            throw .launchFailed(executable: compiler, reason: error.localizedDescription)
+            throw .launchFailed(executable: compiler, reason: "\(error)")
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw .compileFailed(path: file, status: process.terminationStatus) }
+        guard case .exited(0) = status else {
+            throw .compileFailed(path: file, status: Self.exitStatus(status))
+        }
         try? FileManager.default.removeItem(at: main)
         if let objectList { try? FileManager.default.removeItem(at: objectList) }
     }
 
     /// Asks the built tool its pipeline's name.
-    private func pipelineName(of executable: URL, file: String) throws(PipelineFileError) -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [Self.nameQuery]
-        let output = Pipe()
-        process.standardOutput = output
+    private func pipelineName(of executable: URL, file: String) async throws(PipelineFileError) -> String {
+        let (status, output): (TerminationStatus, String?)
         do {
-            try process.run()
+            let result = try await Subprocess.run(.path(FilePath(executable.path)), arguments: [Self.nameQuery],
+                                                  output: .string(limit: Self.answerLimit))
+            (status, output) = (result.terminationStatus, result.standardOutput)
         } catch {
-            throw .nameUnreadable(path: file, reason: error.localizedDescription)
+            throw .nameUnreadable(path: file, reason: "\(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !name.isEmpty, !name.contains("\n") else {
-            throw .nameUnreadable(path: file, reason: "exit status \(process.terminationStatus)")
+        let name = (output ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status.isSuccess, !name.isEmpty, !name.contains("\n") else {
+            throw .nameUnreadable(path: file, reason: Self.describe(status))
         }
         return name
+    }
+
+    /// A child's status as a shell reports it: the exit status, or 128 + the signal.
+    static func exitStatus(_ status: TerminationStatus) -> Int32 {
+        switch status {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
+        }
     }
 }

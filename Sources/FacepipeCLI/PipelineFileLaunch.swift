@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import Pipeline
 import RunFolders
+import Subprocess
+import SystemPackage
 #endif
 
 /// Runs a ``PipelineFileRequest``: builds the file's tool (or takes it from
@@ -19,16 +21,16 @@ enum PipelineFileLaunch {
         case child
     }
 
-    static func run(_ request: PipelineFileRequest, mode: Mode) -> Int32 {
+    static func run(_ request: PipelineFileRequest, mode: Mode) async -> Int32 {
         do throws(PipelineFileError) {
-            let build = try PipelineFileBuild.forThisProcess()
-            let tool = try build.tool(for: request.file, facepipeVersion: FacepipeVersion.string) { StandardError.write($0 + "\n") }
+            let build = try await PipelineFileBuild.forThisProcess()
+            let tool = try await build.tool(for: request.file, facepipeVersion: FacepipeVersion.string) { StandardError.write($0 + "\n") }
             let arguments = request.arguments(naming: tool.pipelineName)
             switch mode {
             case .replaceProcess:
                 try replaceProcess(with: tool.executable, arguments: arguments)
             case .child:
-                return try runChild(tool.executable, arguments: arguments)
+                return try await runChild(tool.executable, arguments: arguments)
             }
         } catch {
             StandardError.write("facepipe: error: \(TerminalText.escaped(error.description))\n")
@@ -44,16 +46,16 @@ enum PipelineFileLaunch {
         throw .launchFailed(executable: executable.path, reason: reason)
     }
 
-    private static func runChild(_ executable: URL, arguments: [String]) throws(PipelineFileError) -> Int32 {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+    /// The tool as a child with this process's standard input, output and
+    /// error; its exit status (128 + the signal that ended it).
+    private static func runChild(_ executable: URL, arguments: [String]) async throws(PipelineFileError) -> Int32 {
         do {
-            try process.run()
+            let result = try await Subprocess.run(.path(FilePath(executable.path)), arguments: Arguments(arguments),
+                                                  input: .currentStandardInput, output: .currentStandardOutput,
+                                                  error: .currentStandardError)
+            return PipelineFileBuild.exitStatus(result.terminationStatus)
         } catch {
-            throw .launchFailed(executable: executable.path, reason: error.localizedDescription)
+            throw .launchFailed(executable: executable.path, reason: "\(error)")
         }
-        process.waitUntilExit()
-        return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
 }

@@ -216,14 +216,7 @@ struct PipelineFileSafetyTests {
         let file = folder.appendingPathComponent("to-hash-\(UUID().uuidString)")
         try bytes.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = String(decoding: try ChildProcess.run("/usr/bin/sha256sum", [file.path]).output, as: UTF8.self)
         return String(text.prefix(64))
     }
 
@@ -330,30 +323,9 @@ enum PipelineFileProcess {
     }
 
     static func run(_ arguments: [String], in folder: URL, cacheBase: URL, umask: String?) throws -> Result {
-        let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("facepipe-pipeline-safety-out-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: outputs) }
-        let stdoutFile = outputs.appendingPathComponent("stdout"), stderrFile = outputs.appendingPathComponent("stderr")
-        for file in [stdoutFile, stderrFile] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let process = Process()
-        if let umask {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(umask); exec \"$0\" \"$@\"", binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cacheBase.path
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-        try process.run()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Result(status: status, stdout: try String(contentsOf: stdoutFile, encoding: .utf8),
-                      stderr: try String(contentsOf: stderrFile, encoding: .utf8))
+        let (executable, commandLine) = umask.map { ("/bin/sh", ["-c", "umask \($0); exec \"$0\" \"$@\"", binary.path] + arguments) }
+            ?? (binary.path, arguments)
+        let result = try ChildProcess.run(executable, commandLine, in: folder, environment: ["XDG_CACHE_HOME": cacheBase.path])
+        return Result(status: result.status, stdout: String(decoding: result.output, as: UTF8.self), stderr: result.errors)
     }
 }

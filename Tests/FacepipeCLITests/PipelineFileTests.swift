@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageCore
 import Testing
+import _TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -215,7 +216,7 @@ struct PipelineFileTests {
         #expect(FileManager.default.fileExists(atPath: new.path))
     }
 
-    @Test func anotherCompilerVersionIsRefusedNamingBoth() throws {
+    @Test func anotherCompilerVersionIsRefusedNamingBoth() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let compiler = folder.appendingPathComponent("swiftc")
@@ -226,8 +227,8 @@ struct PipelineFileTests {
         let kit = PipelineKit(swiftVersion: "Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x86_64-unknown-linux-gnu",
                               compileArguments: [], objects: .archive("/nonexistent"), identity: "")
         let cache = try PipelineFileCache(base: folder.appendingPathComponent("cache"))
-        let error = #expect(throws: PipelineFileError.self) {
-            try PipelineFileBuild.checkVersion(of: compiler.path, against: kit, scratch: cache)
+        let error = await #expect(throws: PipelineFileError.self) {
+            try await PipelineFileBuild.checkVersion(of: compiler.path, against: kit, scratch: cache)
         }
         #expect(error == .compilerMismatch(found: "Swift version 5.10 (swift-5.10-RELEASE)", builtWith: "Swift version 6.3.1 (swift-6.3.1-RELEASE)"))
         #expect(error?.description.contains("Swift version 5.10 (swift-5.10-RELEASE)") == true)
@@ -247,7 +248,7 @@ struct PipelineFileTests {
     /// The whole way, against this build folder's modules and objects: a
     /// file with a stage of its own, compiled and run on a picture; then the
     /// cache; then a file that does not compile.
-    @Test func fileIsCompiledAgainstTheBuildFolderAndRun() throws {
+    @Test func fileIsCompiledAgainstTheBuildFolderAndRun() async throws {
         let bin = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let facepipe = bin.appendingPathComponent("facepipe")
         try #require(FileManager.default.isExecutableFile(atPath: facepipe.path), "build facepipe first (swift build --product facepipe)")
@@ -256,7 +257,7 @@ struct PipelineFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let build = PipelineFileBuild(kit: kit, cache: try PipelineFileCache(base: folder.appendingPathComponent("cache")),
                                       compiler: try PipelineFileBuild.findCompiler(path: ProcessInfo.processInfo.environment["PATH"] ?? ""))
-        try PipelineFileBuild.checkVersion(of: build.compiler, against: kit, scratch: build.cache)
+        try await PipelineFileBuild.checkVersion(of: build.compiler, against: kit, scratch: build.cache)
 
         let file = folder.appendingPathComponent("WholePicture.swift")
         try Data("""
@@ -288,7 +289,7 @@ struct PipelineFileTests {
 
             """.utf8).write(to: file)
         var notices: [String] = []
-        let tool = try build.tool(for: file.path, facepipeVersion: FacepipeVersion.string) { notices.append($0) }
+        let tool = try await build.tool(for: file.path, facepipeVersion: FacepipeVersion.string) { notices.append($0) }
         #expect(tool.pipelineName == "whole-picture")
         #expect(notices.count == 2)
 
@@ -296,26 +297,22 @@ struct PipelineFileTests {
         let photo = folder.appendingPathComponent("photo.png")
         try Data(png).write(to: photo)
         let out = folder.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = tool.executable
-        process.arguments = ["run", "--pipeline", tool.pipelineName, photo.path, "--out", out.path, "--quiet",
-                             "--set", "whole-picture-face.inset=10"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run(tool.executable.path, ["run", "--pipeline", tool.pipelineName, photo.path, "--out", out.path,
+                                                                 "--quiet", "--set", "whole-picture-face.inset=10"])
+        #expect(result.status == 0, "\(result.errors)")
         let manifest = try String(contentsOf: out.appendingPathComponent("manifest.csv"), encoding: .utf8)
         #expect(manifest.contains(",10.00,10.00,44.00,28.00,"), "the file's stage made the face, --set reached it: \(manifest)")
 
         // Cached: no compile, the same tool.
         notices = []
-        #expect(try build.tool(for: file.path, facepipeVersion: FacepipeVersion.string) { notices.append($0) } == tool)
+        #expect(try await build.tool(for: file.path, facepipeVersion: FacepipeVersion.string) { notices.append($0) } == tool)
         #expect(notices.isEmpty)
 
         // A type error: the compiler's failure, exit 2 from the launcher's error.
         let broken = folder.appendingPathComponent("Broken.swift")
         try Data("import Pipeline\nlet pipeline: Pipeline = 42\n".utf8).write(to: broken)
-        #expect(throws: PipelineFileError.compileFailed(path: broken.path, status: 1)) {
-            try build.tool(for: broken.path, facepipeVersion: FacepipeVersion.string) { _ in }
+        await #expect(throws: PipelineFileError.compileFailed(path: broken.path, status: 1)) {
+            try await build.tool(for: broken.path, facepipeVersion: FacepipeVersion.string) { _ in }
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: build.cache.root.path).sorted()
         #expect(left == [PipelineFileCache.moduleCacheFolder, PipelineFileCache.sealKeyFile,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _TestSupport
 
 /// Issue 50 row 6, through the built binary: a Matroska clip with a stretch
 /// of its bytes written twice. FFmpeg's demuxer logs "Element … exceeds
@@ -10,18 +11,10 @@ import Testing
 @Suite struct DamagedMatroskaRunTests {
     /// ffprobe's count of the frames it decodes, and what it logged.
     static func probe(_ file: URL) throws -> (frames: Int?, log: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-                             "-of", "csv=p=0", file.path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), log)
+        let result = try ChildProcess.run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                               "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+        let text = String(decoding: result.output, as: UTF8.self)
+        return (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), result.errors)
     }
 
     @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))

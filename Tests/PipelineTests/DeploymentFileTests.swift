@@ -57,12 +57,8 @@ import _TestSupport
 
     @Test(arguments: ["slurm/facepipe.sbatch", "slurm/merge.sbatch", "slurm/submit.sh"])
     func slurmScriptsParse(file: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-n", Self.root.appendingPathComponent(file).path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run("/bin/bash", ["-n", Self.root.appendingPathComponent(file).path])
+        #expect(result.status == 0, "\(result.errors)")
         let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
         if file.hasSuffix("facepipe.sbatch") { #expect(text.contains("--shard auto") && text.contains("#SBATCH --requeue")) }
         if file.hasSuffix("submit.sh") { #expect(text.contains("--dependency=\"afterok:")) }

@@ -48,17 +48,10 @@ struct DescribeArithmeticTests {
     /// fixed rationale claims an arithmetic.
     @Test(.enabled(if: FacepipeProcess.available, "needs the facepipe binary"))
     func describeSaysWhatThePlanRunsInInt8() throws {
-        let process = Process()
-        process.executableURL = FacepipeProcess.binary
-        process.arguments = ["describe", "faces"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["FACEPIPE_MODELS": Fixtures.model("").path]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let result = try ChildProcess.run(FacepipeProcess.binary.path, ["describe", "faces"],
+                                          environment: ["FACEPIPE_MODELS": Fixtures.model("").path])
+        let text = String(decoding: result.output, as: UTF8.self)
+        #expect(result.status == 0, "\(text)")
         let plans = try Self.int8Plans("faces")
         try #require(!plans.isEmpty)
         for plan in plans {

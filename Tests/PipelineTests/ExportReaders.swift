@@ -25,21 +25,12 @@ enum ExportReaders {
     /// Runs the venv's Python on `script ARGUMENTS` and returns the JSON object it prints.
     static func run(_ script: URL, _ arguments: [String]) throws -> [String: Any] {
         let name = script.lastPathComponent
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: complaint, as: UTF8.self))")
+        let result = try ChildProcess.run(python.path, [script.path] + arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) exited \(result.status): \(result.errors)")
         }
-        guard let object = try JSONSerialization.jsonObject(with: printed) as? [String: Any] else {
-            throw Failure(description: "\(name) printed no JSON object: \(String(decoding: printed, as: UTF8.self))")
+        guard let object = try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any] else {
+            throw Failure(description: "\(name) printed no JSON object: \(String(decoding: result.output, as: UTF8.self))")
         }
         return object
     }

@@ -382,7 +382,7 @@ struct ExportSampleTests {
         let once = try json + size(run.appendingPathComponent("manifest.csv")) + size(run.appendingPathComponent("run.json"))
         let input = try size(SampleRuns.archive)
         let counted = folder.appendingPathComponent("io.txt"), dest = folder.appendingPathComponent("coco")
-        let child = try FacepipeProcess.Child(
+        let child = try FacepipeProcess.start(
             ["-c", "\"$0\" \"$@\" || exit $?; grep '^rchar:' /proc/$$/io > \(counted.path)", FacepipeProcess.binary.path,
              "export", "coco", run.path, "--out", dest.path],
             executable: URL(fileURLWithPath: "/bin/bash"), in: folder)

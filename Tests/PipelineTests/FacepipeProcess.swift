@@ -14,54 +14,20 @@ enum FacepipeProcess {
     static var binary: URL { FacepipeBinary.url }
     static var available: Bool { FacepipeBinary.available }
 
-    /// A started child; stderr goes to a file the test can read while it runs.
-    final class Child {
-        let process = Process()
-        let stderrFile: URL
-        private let stdinPipe: Pipe?
-
-        /// Starts `executable` (the binary unless given) with `arguments`.
-        /// `feedsStandardInput`: stdin is a pipe the test writes to; else /dev/null.
-        /// `standardError`: where stderr goes instead of `stderrFile`.
-        init(_ arguments: [String], executable: URL = FacepipeProcess.binary, in folder: URL,
-             feedsStandardInput: Bool = false, standardError: FileHandle? = nil) throws {
-            stderrFile = folder.appendingPathComponent("stderr-\(UUID().uuidString).txt")
-            _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-            process.executableURL = executable
-            process.arguments = arguments
-            process.currentDirectoryURL = folder
-            stdinPipe = feedsStandardInput ? Pipe() : nil
-            process.standardInput = stdinPipe ?? FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try standardError ?? FileHandle(forWritingTo: stderrFile)
-            try process.run()
-        }
-
-        func send(_ bytes: [UInt8]) throws {
-            try stdinPipe?.fileHandleForWriting.write(contentsOf: Data(bytes))
-        }
-
-        func closeInput() throws {
-            try stdinPipe?.fileHandleForWriting.close()
-        }
-
-        var standardError: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
-
-        /// Waits for the exit; returns the exit status (or 128 + signal).
-        func wait() -> Int32 {
-            process.waitUntilExit()
-            return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        }
+    /// Starts the binary (or `executable`) with `arguments` in `folder`: a
+    /// ``ChildProcess`` whose stderr the test can read while it runs.
+    /// `feedsStandardInput`: stdin is a pipe the test writes to; else /dev/null.
+    /// `standardError`: a descriptor stderr goes to instead.
+    static func start(_ arguments: [String], executable: URL = FacepipeProcess.binary, in folder: URL,
+                      feedsStandardInput: Bool = false, standardError: Int32? = nil) throws -> ChildProcess {
+        try ChildProcess(executable.path, arguments, in: folder, input: feedsStandardInput ? .pipe : .none,
+                         standardError: standardError.map { .descriptor($0) } ?? .captured)
     }
 
     /// Runs `arguments` to the end; the exit status and stderr.
     static func run(_ arguments: [String], in folder: URL, input: [UInt8]? = nil) throws -> (status: Int32, stderr: String) {
-        let child = try Child(arguments, in: folder, feedsStandardInput: input != nil)
-        if let input {
-            try child.send(input)
-            try child.closeInput()
-        }
-        return (child.wait(), child.standardError)
+        let result = try ChildProcess.run(binary.path, arguments, in: folder, input: input)
+        return (result.status, result.errors)
     }
 
     /// Waits (polling, no deadline assertion beyond `attempts`) until `condition` holds.

@@ -79,17 +79,9 @@ struct FlatMemoryTests {
             status = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
             print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, FacepipeProcess.binary.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        try #require(process.terminationStatus == 0 && fields.count == 2, "python3 could not measure the run: \(fields)")
+        let result = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script, FacepipeProcess.binary.path] + arguments)
+        let fields = String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        try #require(result.status == 0 && fields.count == 2, "python3 could not measure the run: \(fields) \(result.errors)")
         return (try #require(Int32(fields[0])), try #require(Int(fields[1])))
     }
 }

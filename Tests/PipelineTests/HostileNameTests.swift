@@ -69,16 +69,9 @@ struct HostileNameTests {
         let items = [entry("mem", 0, Self.escapeName, Array("P6\n24 16\n255\n".utf8) + [1, 2, 3])]
         _ = try await PipelineRunner.run(try redSquarePipeline().compile(modelsDirectory: out), inputs: [memoryInput("mem", items)],
                                          configuration: RunConfiguration(outputDirectory: out, workers: 1), toolVersion: "test")
-        let process = Process()
-        process.executableURL = FacepipeProcess.binary
-        process.arguments = ["report", out.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run(FacepipeProcess.binary.path, ["report", out.path])
+        let printed = result.output
+        #expect(result.status == 0)
         let text = String(decoding: printed, as: UTF8.self)
         #expect(text.contains("\\u{1B}]0;pwned\\u{7}"), "\(text)")
         #expect(!printed.contains(0x1B) && !text.unicodeScalars.contains("\u{9B}"), "a terminal escape printed raw")

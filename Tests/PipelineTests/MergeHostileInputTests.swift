@@ -308,7 +308,7 @@ import Testing
         _ = try await ShardedRun.run(try redSquarePipeline().compile(modelsDirectory: folder), arguments: [input],
                                      shard: try Shard(index: 0, count: 1), out: out,
                                      configuration: ShardMergeTests.configuration(out), toolVersion: "test")
-        let child = try FacepipeProcess.Child(["-c", "ulimit -n 48 && exec \"$0\" merge \"$1\"", FacepipeProcess.binary.path, out.path],
+        let child = try FacepipeProcess.start(["-c", "ulimit -n 48 && exec \"$0\" merge \"$1\"", FacepipeProcess.binary.path, out.path],
                                               executable: URL(fileURLWithPath: "/bin/sh"), in: folder)
         let status = child.wait()
         #expect(status == 0, "\(child.standardError)")

@@ -125,7 +125,7 @@ import Testing
         try Data(tar.bytes).write(to: input)
         let out = folder.appendingPathComponent("out")
         let arguments = ["run", "upright-png", input.path, "--output-tar", "--output-tar-size", "1", "--quiet"]
-        let limited = try FacepipeProcess.Child(
+        let limited = try FacepipeProcess.start(
             ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path] + arguments + ["--out", out.path],
             executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
         #expect(limited.wait() == 3, "stderr: \(limited.standardError)")

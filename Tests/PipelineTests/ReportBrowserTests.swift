@@ -29,22 +29,12 @@ enum Chromium {
         let browser = try #require(path, "chromium is not installed (scripts/install-system-deps.sh installs it)")
         let profile = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: profile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                             "--user-data-dir=\(profile.path)", "--dump-dom", page.absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // A browser that hangs must not hang the suite.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        try #require(process.terminationStatus == 0, "chromium exited with \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let result = try ChildProcess.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                                    "--user-data-dir=\(profile.path)", "--dump-dom", page.absoluteString],
+                                          killingAfter: 120)
+        try #require(result.status == 0, "chromium exited with \(result.status)")
+        return String(decoding: result.output, as: UTF8.self)
     }
 
     /// The text of the element with `id` in a dumped DOM.

@@ -108,16 +108,9 @@ struct RunDefaultPipelineTests {
     @Test func helpNamesTheDefaultAndTheOption() throws {
         let folder = try scene()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = FacepipeProcess.binary
-        process.arguments = ["run", "--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run(FacepipeProcess.binary.path, ["run", "--help"])
+        let help = String(decoding: result.output, as: UTF8.self)
+        #expect(result.status == 0)
         #expect(help.contains("--pipeline <NAME>"), "\(help)")
         #expect(help.contains("Runs faces, the default pipeline"), "\(help)")
         // The workers' default is said once, not also as this machine's number.

@@ -18,16 +18,16 @@ import Glibc
 
         // One worker: entry k is written when entry k + 1 is read, so rows
         // appear while the stream is held back after entry 5.
-        let child = try FacepipeProcess.Child(["run", "upright-png", "-", "--out", out.path, "-j", "1", "--quiet"],
+        let child = try FacepipeProcess.start(["run", "upright-png", "-", "--out", out.path, "-j", "1", "--quiet"],
                                               in: folder, feedsStandardInput: true)
         try child.send(Array(tar.bytes[..<tar.entryOffsets[6]]))
         let fourWritten = await FacepipeProcess.waitUntil { ((try? manifestRows(out))?.count ?? 0) >= 4 }
         #expect(fourWritten, "the run wrote entries before the signal; stderr: \(child.standardError)")
-        kill(child.process.processIdentifier, SIGTERM)
+        child.signal(SIGTERM)
         let announced = await FacepipeProcess.waitUntil { child.standardError.contains("terminated (SIGTERM)") }
         #expect(announced, "stderr: \(child.standardError)")
         try child.send(Array(tar.bytes[tar.entryOffsets[6]...]))
-        try child.closeInput()
+        child.closeInput()
 
         #expect(child.wait() == 143, "stderr: \(child.standardError)")
         #expect(child.standardError.contains("INTERRUPTED"))
@@ -61,10 +61,9 @@ import Glibc
         #expect(pipe(&ends) == 0)
         close(ends[0])
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        let writeEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        let child = try FacepipeProcess.Child(["run", "upright-png", input.path, "--out", out.path], in: folder,
-                                              standardError: writeEnd)
-        try writeEnd.close()
+        let child = try FacepipeProcess.start(["run", "upright-png", input.path, "--out", out.path], in: folder,
+                                              standardError: ends[1])
+        close(ends[1])
         #expect(child.wait() == 0, "not killed by SIGPIPE (141)")
         #expect(try manifestRows(out).count == 3)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("run.json").path))

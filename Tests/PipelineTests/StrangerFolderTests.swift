@@ -116,10 +116,10 @@ struct StrangerFolderTests {
         #expect(mkfifo(fifo.path, 0o600) == 0)
         run.inputPath = path == "fifo" ? fifo.path : path
         try run.write()
-        let child = try FacepipeProcess.Child(["export", "coco", run.run.path, "--out", "dest"], in: run.base,
+        let child = try FacepipeProcess.start(["export", "coco", run.run.path, "--out", "dest"], in: run.base,
                                               feedsStandardInput: true)
-        let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
-        if !ended { kill(child.process.processIdentifier, SIGKILL) }
+        let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.isRunning }
+        if !ended { child.signal(SIGKILL) }
         #expect(ended, "the export hung on \(path)")
         #expect(child.wait() == 2)
         #expect(child.standardError.contains(path == "fifo" ? "a FIFO" : "/dev/stdin"), "\(child.standardError)")
@@ -137,9 +137,9 @@ struct StrangerFolderTests {
         #expect(mkfifo(fifo.path, 0o600) == 0)
         run.inputPath = fifo.path
         try run.write()
-        let child = try FacepipeProcess.Child(["export", "wider", run.run.path, "--reference-originals", "--out", "dest"], in: run.base)
-        let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.process.isRunning }
-        if !ended { kill(child.process.processIdentifier, SIGKILL) }
+        let child = try FacepipeProcess.start(["export", "wider", run.run.path, "--reference-originals", "--out", "dest"], in: run.base)
+        let ended = await FacepipeProcess.waitUntil(attempts: 1500) { !child.isRunning }
+        if !ended { child.signal(SIGKILL) }
         #expect(ended, "the export opened the FIFO")
         #expect(child.wait() == 2, "\(child.standardError)")
         #expect(child.standardError.contains("--reference-originals cannot point at input.png/input.png: it was read from \(fifo.path), a stream"), "\(child.standardError)")

@@ -147,16 +147,10 @@ struct VideoAudioSafetyTests {
 
     /// `ffmpeg -v error -i FILE -f null -`: its exit status and what it complained of.
     static func decodeErrors(_ file: URL) -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-i", file.path, "-f", "null", "-"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return (-1, "ffmpeg did not start") }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        guard let result = try? ChildProcess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", file.path, "-f", "null", "-"]) else {
+            return (-1, "ffmpeg did not start")
+        }
+        return (result.status, result.errors)
     }
 }
 

@@ -2,22 +2,15 @@ import Foundation
 import ImageCore
 import Pipeline
 import RunFolders
+import _TestSupport
 
 /// Video clips made at test time with the `ffmpeg` command (installed by
 /// setup with FFmpeg's libraries), so no video file is committed.
 enum VideoClips {
     /// Runs `ffmpeg -v error -y ARGUMENTS… output`; fails with its stderr.
     static func ffmpeg(_ arguments: [String], output: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments + [output.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")): \(text)") }
+        let result = try ChildProcess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments + [output.path])
+        guard result.status == 0 else { throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")): \(result.errors)") }
     }
 
     struct Failure: Error, CustomStringConvertible { let message: String; var description: String { message } }
@@ -121,15 +114,6 @@ enum VideoProbe {
 
     /// The standard output of `executable ARGUMENTS…` (its standard error discarded).
     static func output(of executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        Data(try ChildProcess.run(executable, arguments).output)
     }
 }

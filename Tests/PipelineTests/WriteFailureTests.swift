@@ -63,7 +63,7 @@ import Testing
         let out = folder.appendingPathComponent("out"), reference = folder.appendingPathComponent("reference")
 
         // bash counts ulimit -f in KiB: files up to 256 KiB.
-        let limited = try FacepipeProcess.Child(
+        let limited = try FacepipeProcess.start(
             ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path,
              "run", "upright-png", input.path, "--out", out.path, "--quiet", "-j", "1"],
             executable: URL(fileURLWithPath: "/bin/bash"), in: folder)
@@ -91,7 +91,7 @@ import Testing
         let input = folder.appendingPathComponent("in.tar")
         try Data(tar.bytes).write(to: input)
         let out = folder.appendingPathComponent("out")
-        let limited = try FacepipeProcess.Child(
+        let limited = try FacepipeProcess.start(
             ["-c", "ulimit -f 256 && exec \"$0\" \"$@\"", FacepipeProcess.binary.path,
              "run", "upright-png", input.path, "--out", out.path, "--output-tar", "--quiet"],
             executable: URL(fileURLWithPath: "/bin/bash"), in: folder)

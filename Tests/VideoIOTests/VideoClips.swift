@@ -2,6 +2,7 @@ import Foundation
 import ImageCore
 import Testing
 import VideoIO
+import _TestSupport
 
 /// Clips made at test time with the ffmpeg command-line tools, in a temporary folder removed at the end.
 final class VideoClips {
@@ -31,20 +32,11 @@ final class VideoClips {
             Issue.record("\(tool) is not installed: `make test` installs it (Debian: apt-get install ffmpeg)")
             throw ToolMissing(tool: tool)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailed(tool: tool, arguments: arguments, message: String(decoding: errors, as: UTF8.self))
+        let result = try ChildProcess.run(path, arguments)
+        guard result.status == 0 else {
+            throw ToolFailed(tool: tool, arguments: arguments, message: result.errors)
         }
-        return data
+        return Data(result.output)
     }
 
     /// ffprobe's JSON for `arguments` (e.g. `-show_streams`) on `file`.
