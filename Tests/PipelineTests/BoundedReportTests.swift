@@ -94,10 +94,10 @@ struct BoundedReportTests {
         let folder = try Self.folder(manifest: text)
         defer { try? FileManager.default.removeItem(at: folder) }
         let reader = try ManifestReader(in: RunFolder(folder))
-        var rows: [[String]] = []
-        while let row = try reader.next() { rows.append(row) }
+        var rows: [ManifestRow] = []
+        while let row = try reader.nextRow() { rows.append(row) }
         #expect(rows == (try ManifestTable(csv: text)).rows)
-        #expect(rows.count == index && rows.last?[1] == "x,\"\(index - 1)\"\r\ny.jpg")
+        #expect(rows.count == index && rows.last?[.entry] == "x,\"\(index - 1)\"\r\ny.jpg")
     }
 
     /// Past ``ReasonTally/maxReasons`` kinds, new reasons are one group, last.

@@ -17,9 +17,9 @@ struct ManifestTableTests {
             + "\n" + "a.tar,\"multi\r\nline\",1,no_face" + String(repeating: ",", count: Manifest.columns.count - 4) + "\r\n"
         let table = try ManifestTable(csv: text)
         #expect(table.rows.count == 2)
-        #expect(table.rows.first == first)
-        #expect(table.rows.last?[1] == "multi\r\nline")
-        #expect(table.rows.last?[ManifestTable.column("status")] == "no_face")
+        #expect(table.rows.first?.cells == first)
+        #expect(table.rows.last?[.entry] == "multi\r\nline")
+        #expect(table.rows.last?[.status] == "no_face")
     }
 
     @Test func refusesAnotherHeader() {
@@ -30,10 +30,10 @@ struct ManifestTableTests {
 
     /// A manifest written before video input (no `frame`, `time`) is still read; its rows get empty ones.
     @Test func readsAManifestWithoutFrameColumns() throws {
-        let old = ManifestTable.columnsBeforeVideo
+        let old = ManifestColumn.beforeVideo.map(\.name)
         #expect(old.count == Manifest.columns.count - 2 && old.last == "redact_h")
         let table = try ManifestTable(csv: old.joined(separator: ",") + "\r\n" + "a.tar,x.jpg,0,no_face" + String(repeating: ",", count: old.count - 4) + "\r\n")
-        #expect(table.rows == [["a.tar", "x.jpg", "0", "no_face"] + Array(repeating: "", count: Manifest.columns.count - 4)])
+        #expect(table.rows.map(\.cells) == [["a.tar", "x.jpg", "0", "no_face"] + Array(repeating: "", count: Manifest.columns.count - 4)])
     }
 
     @Test func refusesARowOfAnotherWidth() {

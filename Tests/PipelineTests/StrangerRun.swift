@@ -64,13 +64,12 @@ struct StrangerRun {
 
     /// One manifest line (no line end) of entry `index` with one kept face.
     static func manifestLine(archive: String, entry: String, index: Int, output: String, facesJSON: String, status: String = "ok") -> String {
-        var row = [String](repeating: "", count: Manifest.columns.count)
-        func set(_ column: String, _ value: String) { row[ManifestTable.column(column)] = value }
-        set("archive", archive); set("entry", entry); set("index", String(index)); set("status", status)
-        set("width", String(width)); set("height", String(height)); set("exif_orientation", "1")
-        set("face", "0"); set("confidence", "0.9000"); set("x", "2.00"); set("y", "2.00"); set("w", "5.00"); set("h", "5.00")
-        set("output", output); set("faces_json", facesJSON)
-        return row.map(csv).joined(separator: ",")
+        var row = ManifestRow()
+        row[.archive] = archive; row[.entry] = entry; row[.index] = String(index); row[.status] = status
+        row[.width] = String(width); row[.height] = String(height); row[.exifOrientation] = "1"
+        row[.face] = "0"; row[.confidence] = "0.9000"; row[.x] = "2.00"; row[.y] = "2.00"; row[.w] = "5.00"; row[.h] = "5.00"
+        row[.output] = output; row[.facesJSON] = facesJSON
+        return row.cells.map(csv).joined(separator: ",")
     }
 
     /// Writes run.json, manifest.csv and the per-image JSON (``imageJSON``).

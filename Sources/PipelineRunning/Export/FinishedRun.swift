@@ -55,10 +55,7 @@ package struct FinishedRun: Sendable {
         private let manifest: ManifestReader
         private let pointGroups: Set<String>
         /// The first row of the next image, read ahead.
-        private var pending: [String]?
-        private static let c = (archive: ManifestTable.column("archive"), index: ManifestTable.column("index"),
-                                frame: ManifestTable.column("frame"), status: ManifestTable.column("status"),
-                                facesJSON: ManifestTable.column("faces_json"), face: ManifestTable.column("face"))
+        private var pending: ManifestRow?
 
         init(_ run: FinishedRun, pointGroups: Set<String>) throws(ExportError) {
             self.run = run
@@ -66,7 +63,7 @@ package struct FinishedRun: Sendable {
             folder = RunFolder(run.directory)
             do {
                 manifest = try ManifestReader(in: folder)
-                pending = try manifest.next()
+                pending = try manifest.nextRow()
             } catch {
                 throw Self.manifestError(error, run.directory)
             }
@@ -74,37 +71,36 @@ package struct FinishedRun: Sendable {
 
         /// The next image, or nil after the last.
         package func next() throws(ExportError) -> ExportImage? {
-            let c = Self.c
             while let first = pending {
                 var keptRows = 0
-                var row: [String]? = first
+                var row: ManifestRow? = first
                 repeat {
-                    if let row, row[c.status] == "ok" && !row[c.face].isEmpty { keptRows += 1 }
-                    do { row = try manifest.next() } catch { throw Self.manifestError(error, run.directory) }
-                } while row.map { $0[c.archive] == first[c.archive] && $0[c.index] == first[c.index] && $0[c.frame] == first[c.frame] } == true
+                    if let row, row[.status] == "ok" && !row[.face].isEmpty { keptRows += 1 }
+                    do { row = try manifest.nextRow() } catch { throw Self.manifestError(error, run.directory) }
+                } while row.map { $0[.archive] == first[.archive] && $0[.index] == first[.index] && $0[.frame] == first[.frame] } == true
                 pending = row
-                if first[c.status] == "error" { continue }
+                if first[.status] == "error" { continue }
                 return try image(first, keptRows: keptRows)
             }
             return nil
         }
 
-        private func image(_ first: [String], keptRows: Int) throws(ExportError) -> ExportImage {
-            let c = Self.c, directory = run.directory
-            let name = first[c.facesJSON]
+        private func image(_ first: ManifestRow, keptRows: Int) throws(ExportError) -> ExportImage {
+            let directory = run.directory
+            let name = first[.facesJSON]
             guard !name.isEmpty else {
-                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[c.archive]) \(first[c.index]) has no per-image JSON (the \(run.pipeline) pipeline writes none); export needs a run that writes faces/")
+                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[.archive]) \(first[.index]) has no per-image JSON (the \(run.pipeline) pipeline writes none); export needs a run that writes faces/")
             }
             guard RunFolder.components(of: name) != nil, name.hasPrefix(OutputLayout.facesFolder + "/"), name.hasSuffix(".json") else {
-                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[c.archive]) \(first[c.index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
+                throw .unreadableRun(file: FinishedRun.shown(OutputLayout.manifestName, in: directory), reason: "\(first[.archive]) \(first[.index]): faces_json \(JSONText.quoted(name)) is not a faces/….json path inside the run folder")
             }
             guard folder.holds(name) || !(folder.holds(OutputLayout.outputTarsFolder) || folder.holds(OutputLayout.singleOutputTarName)) else {
                 throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "the run wrote its JSON into output tars (outputs/, --output-tar); export reads faces/, so rerun without --output-tar")
             }
             let json = try FinishedRun.decode(ImageJSON.self, file: name, in: folder)
             let image = ExportImage(json, facesJSON: name, pointGroups: pointGroups)
-            guard image.frame == Int(first[c.frame]) else {
-                throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "frame \(image.frame.map(String.init) ?? "none"), the manifest \(first[c.frame].isEmpty ? "none" : first[c.frame])")
+            guard image.frame == Int(first[.frame]) else {
+                throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "frame \(image.frame.map(String.init) ?? "none"), the manifest \(first[.frame].isEmpty ? "none" : first[.frame])")
             }
             guard keptRows == image.faces.count else {
                 throw .unreadableRun(file: FinishedRun.shown(name, in: directory), reason: "\(image.faces.count) kept faces, the manifest \(keptRows)")

@@ -46,7 +46,7 @@ struct EncodedFiles: Sendable {
     let picture: Picture
     let crops: [OutputBytes]
     let json: OutputBytes?
-    let rows: [[String]]
+    let rows: [ManifestRow]
     let counts: CompletionRecord.Counts
     let contentHash: String
     let cacheHits: Int

@@ -69,7 +69,7 @@ final class OrderedWriter: EntryWriter {
         self.completions = completions
         self.pipelineFingerprint = pipelineFingerprint
         self.outputSignature = outputSignature
-        manifestHeaderBytes = try append([Manifest.columns])
+        manifestHeaderBytes = try append(lines: [Manifest.csvLine(Manifest.columns)])
     }
 
     /// A completion record for this entry that this run may reuse, if any.
@@ -202,7 +202,7 @@ final class OrderedWriter: EntryWriter {
             if let note = position.otherStreamsNote { summary.notes.append(note) }
         }
         let index = position.index ?? 0
-        let rows: [[String]]
+        let rows: [ManifestRow]
         switch entry.content {
         case .archiveFailed:
             return
@@ -369,8 +369,13 @@ final class OrderedWriter: EntryWriter {
     /// Appends whole rows: a write that fails part-way (disk full) is cut
     /// back, so the manifest never ends in a torn row.
     @discardableResult
-    private func append(_ rows: [[String]]) throws -> Int {
-        let bytes = Array(rows.map(Manifest.csvLine).joined().utf8)
+    private func append(_ rows: [ManifestRow]) throws -> Int {
+        try append(lines: rows.map { Manifest.csvLine($0.cells) })
+    }
+
+    /// Appends whole CSV lines (the header, rows), cut back if the write fails part-way.
+    private func append(lines: [String]) throws -> Int {
+        let bytes = Array(lines.joined().utf8)
         do {
             try manifest.append(bytes)
         } catch {

@@ -40,30 +40,27 @@ package enum ShardFileList {
     /// The manifest's rows grouped into entries, one at a time (``Entry``).
     final class Entries {
         private let reader: ManifestReader
-        private var lookahead: [String]?
+        private var lookahead: ManifestRow?
         private var started = false
         /// The number of the row in `lookahead` (1-based, the header not counted).
         private var rowNumber = 0
-        private static let key = ["archive", "entry", "index", "frame"].map(ManifestTable.column)
-        private static let files = ["output", "faces_json", "crop"].map(ManifestTable.column)
-        private static let crop = ManifestTable.column("crop")
 
         init(_ reader: ManifestReader) { self.reader = reader }
 
         func next() throws(ReportError) -> Entry? {
-            if !started { started = true; lookahead = try reader.next(); rowNumber = 1 }
+            if !started { started = true; lookahead = try reader.nextRow(); rowNumber = 1 }
             guard let first = lookahead else { return nil }
-            let key = Self.key.map { first[$0] }
+            let key = first.entryKey
             var entry = Entry(row: rowNumber)
-            while let row = lookahead, Self.key.map({ row[$0] }) == key {
-                for column in Self.files where !row[column].isEmpty && !entry.named.contains(row[column]) {
+            while let row = lookahead, row.entryKey == key {
+                for column in ManifestColumn.outputFiles where !row[column].isEmpty && !entry.named.contains(row[column]) {
                     entry.named.append(row[column])
                 }
-                if !row[Self.crop].isEmpty {
-                    let folder = Entry.parent(of: row[Self.crop])
+                if !row[.crop].isEmpty {
+                    let folder = Entry.parent(of: row[.crop])
                     if !entry.cropFolders.contains(folder) { entry.cropFolders.append(folder) }
                 }
-                lookahead = try reader.next()
+                lookahead = try reader.nextRow()
                 rowNumber += 1
             }
             return entry

@@ -131,14 +131,14 @@ package final class ShardedRunFolder {
     }
 
     /// A shard's manifest bytes: its header line and rows (checked against
-    /// ``Manifest/columns`` by ``ManifestTable``), and the output files its
+    /// ``Manifest/columns`` by ``ManifestReader``), and the output files its
     /// rows name (`output`, `faces_json`, `crop`), in order of first mention.
     package static func manifest(decoding bytes: [UInt8], path: String) throws(ShardError) -> (header: ArraySlice<UInt8>, body: ArraySlice<UInt8>, named: [String]) {
         guard let headerEnd = bytes.firstIndex(of: 0x0A) else { throw .unreadable(path: path, reason: "no header line") }
         let named: [String]
         do throws(ReportError) {
             let reader = try ManifestReader(bytes: bytes)
-            named = try namedFiles(reader.next)
+            named = try namedFiles(reader.nextRow)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
@@ -147,12 +147,11 @@ package final class ShardedRunFolder {
 
     /// The output files the rows `next` gives name (`output`, `faces_json`,
     /// `crop`), in order of first mention.
-    static func namedFiles(_ next: () throws(ReportError) -> [String]?) throws(ReportError) -> [String] {
+    static func namedFiles(_ next: () throws(ReportError) -> ManifestRow?) throws(ReportError) -> [String] {
         var named: [String] = []
         var seen: Set<String> = []
-        let columns = ["output", "faces_json", "crop"].map(ManifestTable.column)
         while let row = try next() {
-            for column in columns where !row[column].isEmpty && seen.insert(row[column]).inserted { named.append(row[column]) }
+            for column in ManifestColumn.outputFiles where !row[column].isEmpty && seen.insert(row[column]).inserted { named.append(row[column]) }
         }
         return named
     }

@@ -51,7 +51,7 @@ package struct CompletionRecord: Codable, Sendable, Equatable {
     }
 
     package var identity: Identity
-    package var rows: [[String]]
+    package var rows: [ManifestRow]
     package var outputs: [Output]
     /// What the entry adds to the run summary, so a resumed entry counts
     /// the same as a processed one without reading its rows back.
@@ -78,16 +78,15 @@ package struct CompletionRecord: Codable, Sendable, Equatable {
     /// width than the manifest's, impossible counts, a damaged replay
     /// record), or nil.
     package var damage: String? {
-        guard !rows.isEmpty, rows.allSatisfy({ $0.count == Manifest.columns.count }) else {
-            return "rows of \(rows.map(\.count)) cells, the manifest has \(Manifest.columns.count)"
-        }
+        // A row of another width than the manifest's does not decode (``ManifestRow``).
+        guard !rows.isEmpty else { return "no manifest row" }
         guard counts.faces >= 0, (0...counts.faces).contains(counts.keptFaces),
               counts.megapixels.isFinite, counts.megapixels >= 0 else { return "impossible counts" }
         for output in outputs where output.bytes < 0 { return "\(output.path): \(output.bytes) bytes" }
         return record?.damage
     }
 
-    package init(identity: Identity, rows: [[String]], outputs: [Output], counts: Counts, record: EntryRecord? = nil) {
+    package init(identity: Identity, rows: [ManifestRow], outputs: [Output], counts: Counts, record: EntryRecord? = nil) {
         self.identity = identity
         self.rows = rows
         self.outputs = outputs

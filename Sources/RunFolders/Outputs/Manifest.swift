@@ -16,45 +16,53 @@ import Pipeline
 /// decimals), empty for a still image; they come last so that readers that
 /// take columns by position keep working.
 public enum Manifest {
-    public static let columns = [
-        "archive", "entry", "index", "status", "error", "width", "height", "exif_orientation",
-        "face", "confidence", "x", "y", "w", "h", "roll", "yaw", "pitch",
-        "smiling", "left_eye_open", "right_eye_open", "quality", "tracking_id",
-        "rejection", "output", "faces_json", "crop",
-        "redact_x", "redact_y", "redact_w", "redact_h",
-        "frame", "time",
-    ]
-
-    /// The `frame` and `time` cells of an entry: empty for a still image.
-    static func frameCells(frame: Int?, time: Double?) -> [String] {
-        [frame.map(String.init) ?? "", time.map(FixedFormat.seconds) ?? ""]
-    }
+    /// The header: ``ManifestColumn``'s names, in order.
+    public static let columns = ManifestColumn.allCases.map(\.name)
 
     /// Rows for a processed entry. `output`/`facesJSON`: paths relative to DIR, or "".
-    package static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [[String]] {
-        let base = [textCell(record.archive), textCell(record.entry), String(record.index)]
-        let size = [String(record.width), String(record.height), String(record.exifOrientation)]
-        let frame = frameCells(frame: record.frame, time: record.time)
+    package static func rows(for record: EntryRecord, output: String, facesJSON: String) -> [ManifestRow] {
+        var entry = ManifestRow()
+        entry[.archive] = textCell(record.archive)
+        entry[.entry] = textCell(record.entry)
+        entry[.index] = String(record.index)
+        entry[.width] = String(record.width)
+        entry[.height] = String(record.height)
+        entry[.exifOrientation] = String(record.exifOrientation)
+        entry[.output] = output
+        entry[.facesJSON] = facesJSON
+        setFrame(of: &entry, frame: record.frame, time: record.time)
         guard !record.faces.isEmpty else {
-            let status = record.detectionRan ? "no_face" : "ok"
             // Every face column, `rejection` included, is empty; so are `crop` and the redacted region.
-            let noFace = [String](repeating: "", count: columns.count - base.count - 2 - size.count - 7 - frame.count)
-            return [base + [status, ""] + size + noFace + [output, facesJSON] + [String](repeating: "", count: 5) + frame]
+            entry[.status] = record.detectionRan ? "no_face" : "ok"
+            return [entry]
         }
         return record.faces.map { face in
             func f(_ v: Float?, _ d: Int) -> String { v.map { FixedFormat.string($0, decimals: d) } ?? "" }
-            let faceColumns = [
-                String(face.face), f(face.confidence, 4),
-                f(face.box.x, 2), f(face.box.y, 2), f(face.box.width, 2), f(face.box.height, 2),
-                f(face.pose?.roll, 2), f(face.pose?.yaw, 2), f(face.pose?.pitch, 2),
-                f(face.classification?.smiling, 4), f(face.classification?.leftEyeOpen, 4),
-                f(face.classification?.rightEyeOpen, 4), f(face.quality, 4),
-                face.trackingID.map(String.init) ?? "",
-            ]
-            let redaction = face.redaction.map { [f($0.x, 2), f($0.y, 2), f($0.width, 2), f($0.height, 2)] }
-                ?? ["", "", "", ""]
-            return base + [face.isKept ? "ok" : "rejected", ""] + size + faceColumns
-                + [textCell(face.rejection ?? ""), output, facesJSON, face.crops.first?.path ?? ""] + redaction + frame
+            var row = entry
+            row[.status] = face.isKept ? "ok" : "rejected"
+            row[.face] = String(face.face)
+            row[.confidence] = f(face.confidence, 4)
+            row[.x] = f(face.box.x, 2)
+            row[.y] = f(face.box.y, 2)
+            row[.w] = f(face.box.width, 2)
+            row[.h] = f(face.box.height, 2)
+            row[.roll] = f(face.pose?.roll, 2)
+            row[.yaw] = f(face.pose?.yaw, 2)
+            row[.pitch] = f(face.pose?.pitch, 2)
+            row[.smiling] = f(face.classification?.smiling, 4)
+            row[.leftEyeOpen] = f(face.classification?.leftEyeOpen, 4)
+            row[.rightEyeOpen] = f(face.classification?.rightEyeOpen, 4)
+            row[.quality] = f(face.quality, 4)
+            row[.trackingID] = face.trackingID.map(String.init) ?? ""
+            row[.rejection] = textCell(face.rejection ?? "")
+            row[.crop] = face.crops.first?.path ?? ""
+            if let region = face.redaction {
+                row[.redactX] = f(region.x, 2)
+                row[.redactY] = f(region.y, 2)
+                row[.redactW] = f(region.width, 2)
+                row[.redactH] = f(region.height, 2)
+            }
+            return row
         }
     }
 
@@ -62,11 +70,26 @@ public enum Manifest {
     /// `known`: what stages before the failure found (fills width, height, exif_orientation).
     /// `frame`, `time`: a video frame's (a failed frame; nil for a still or a whole clip).
     package static func errorRow(archive: String, entry: String, index: Int?, reason: String, known: EntryRecord? = nil,
-                         frame: Int? = nil, time: Double? = nil) -> [String] {
-        let size = known.map { $0.width > 0 ? [String($0.width), String($0.height), String($0.exifOrientation)] : ["", "", ""] }
-            ?? ["", "", ""]
-        return [textCell(archive), textCell(entry), index.map(String.init) ?? "", "error", textCell(reason)] + size
-            + [String](repeating: "", count: columns.count - 10) + frameCells(frame: frame, time: time)
+                         frame: Int? = nil, time: Double? = nil) -> ManifestRow {
+        var row = ManifestRow()
+        row[.archive] = textCell(archive)
+        row[.entry] = textCell(entry)
+        row[.index] = index.map(String.init) ?? ""
+        row[.status] = "error"
+        row[.error] = textCell(reason)
+        if let known, known.width > 0 {
+            row[.width] = String(known.width)
+            row[.height] = String(known.height)
+            row[.exifOrientation] = String(known.exifOrientation)
+        }
+        setFrame(of: &row, frame: frame, time: time)
+        return row
+    }
+
+    /// The `frame` and `time` cells: empty for a still image.
+    private static func setFrame(of row: inout ManifestRow, frame: Int?, time: Double?) {
+        row[.frame] = frame.map(String.init) ?? ""
+        row[.time] = time.map(FixedFormat.seconds) ?? ""
     }
 
     /// A text cell (archive, entry, error, rejection) as a spreadsheet must

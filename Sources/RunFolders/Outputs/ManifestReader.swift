@@ -10,8 +10,8 @@ import Glibc
 /// facepipe writes (`skipped.csv`, a shard's `_SUCCESS.files`) are read by
 /// the same code, each with its own header (``init(descriptor:shownAs:header:)``).
 package final class ManifestReader {
-    /// The header as the file has it: ``Manifest/columns``, or
-    /// ``ManifestTable/columnsBeforeVideo`` for a manifest written before video input.
+    /// The header as the file has it: ``Manifest/columns``, or the names of
+    /// ``ManifestColumn/beforeVideo`` for a manifest written before video input.
     package private(set) var header: [String] = []
     /// Bytes read from the file at a time.
     static let pieceBytes = 1 << 20
@@ -90,16 +90,24 @@ package final class ManifestReader {
         try self.init(file: file, shownAs: shown)
     }
 
-    /// The next row, as wide as ``Manifest/columns`` (an older manifest's
-    /// rows get empty `frame` and `time`), or nil after the last.
+    /// The next row of the manifest (an older manifest's rows get empty
+    /// `frame` and `time`), or nil after the last.
+    package func nextRow() throws(ReportError) -> ManifestRow? {
+        precondition(otherHeader == nil, "\(shownAs) is not a manifest")
+        guard let record = try next() else { return nil }
+        let row = ManifestRow(cells: record + [String](repeating: "", count: Manifest.columns.count - header.count))
+        guard let row else { preconditionFailure("the header has \(header.count) columns") }
+        return row
+    }
+
+    /// The next record of another CSV file (`init(descriptor:shownAs:header:observer:)`),
+    /// as wide as its header; of a manifest, as the file has it (``nextRow()`` gives it typed).
     package func next() throws(ReportError) -> [String]? {
         guard let record = try nextRecord() else { return nil }
         guard record.count == header.count else {
             throw malformed(line: records, reason: "\(record.count) fields, the header has \(header.count)")
         }
-        if otherHeader != nil { return record }
-        return header.count == Manifest.columns.count ? record
-            : record + [String](repeating: "", count: Manifest.columns.count - header.count)
+        return record
     }
 
     private func readHeader() throws(ReportError) -> [String] {
@@ -110,7 +118,7 @@ package final class ManifestReader {
             }
             return otherHeader
         }
-        guard let first, first == Manifest.columns || first == ManifestTable.columnsBeforeVideo else {
+        guard let first, first == Manifest.columns || first == ManifestColumn.beforeVideo.map(\.name) else {
             throw .malformedManifest(line: 1, reason: "the header is not facepipe's (\(Manifest.columns.count) columns from \(Manifest.columns[0]) to \(Manifest.columns[Manifest.columns.count - 1]))")
         }
         return first

@@ -11,7 +11,7 @@ import Foundation
 /// a gallery of the first ``galleryLimit`` images of each of its filters
 /// with every filter's exact count; so the report takes the same memory,
 /// and `report.html` about the same size, for 2 000 entries or 100 million.
-package struct RunReport: Sendable, Equatable, Codable {
+package struct RunReport: Sendable, Equatable, Encodable {
     /// Manifest rows by status, in ``statuses`` order.
     package var rowsByStatus: [StatusCount]
     /// Entries (images and entries that failed) by what became of them.
@@ -80,14 +80,8 @@ package struct RunReport: Sendable, Equatable, Codable {
     /// The report on `manifest` (rows in manifest order) and the skipped
     /// entries, grouped by reason (``skippedGroups(in:record:)``).
     package init(manifest: ManifestReader, skipped: [ReasonGroup], imagesInTar: Bool) throws(ReportError) {
-        let c = (archive: ManifestTable.column("archive"), entry: ManifestTable.column("entry"),
-                 index: ManifestTable.column("index"), status: ManifestTable.column("status"),
-                 error: ManifestTable.column("error"), face: ManifestTable.column("face"),
-                 rejection: ManifestTable.column("rejection"), output: ManifestTable.column("output"),
-                 frame: ManifestTable.column("frame"))
         var rowCounts = Dictionary(uniqueKeysWithValues: Self.statuses.map { ($0, 0) })
         var histograms = Histogram.faceHistograms()
-        let histogramColumns = histograms.map { ManifestTable.column($0.column) }
         var errors = ReasonTally(), rejections = ReasonTally()
         var gallery: [GalleryImage] = []
         var galleryCounts = [Int](repeating: 0, count: GalleryFilter.allCases.count)
@@ -116,40 +110,40 @@ package struct RunReport: Sendable, Equatable, Codable {
                 if shown { gallery.append(image) }
             }
         }
-        while let row = try manifest.next() {
-            let status = row[c.status]
+        while let row = try manifest.nextRow() {
+            let status = row[.status]
             rowCounts[status, default: 0] += 1
-            let name = EntryDisplayName.of(archive: row[c.archive], entry: row[c.entry])
-            guard !row[c.index].isEmpty else {
+            let name = EntryDisplayName.of(archive: row[.archive], entry: row[.entry])
+            guard !row[.index].isEmpty else {
                 // An archive error: no entry of its own.
                 inputErrors += 1
-                errors.add(row[c.error], entry: name)
+                errors.add(row[.error], entry: name)
                 continue
             }
-            let key = [row[c.archive], row[c.entry], row[c.index]]
+            let key = [row[.archive], row[.entry], row[.index]]
             if current?.key != key {
                 settle()
                 // Only a path inside the folder becomes a gallery image (not `/etc/passwd`, `//host/x.png`, `../x`),
                 // and not a video's frames written into one video (`VideoOutput`: named .mp4, .mov, .m4v or .mkv).
-                let intoVideo = !row[c.frame].isEmpty && [".mp4", ".mov", ".m4v", ".mkv"].contains { row[c.output].lowercased().hasSuffix($0) }
-                let output = RunFolder.components(of: row[c.output]) == nil || intoVideo ? "" : row[c.output]
+                let intoVideo = !row[.frame].isEmpty && [".mp4", ".mov", ".m4v", ".mkv"].contains { row[.output].lowercased().hasSuffix($0) }
+                let output = RunFolder.components(of: row[.output]) == nil || intoVideo ? "" : row[.output]
                 current = (key, 0, 0, status, output.isEmpty ? nil
-                           : GalleryImage(output: row[c.output], archive: row[c.archive], entry: EntryDisplayName.entry(row[c.entry]),
+                           : GalleryImage(output: row[.output], archive: row[.archive], entry: EntryDisplayName.entry(row[.entry]),
                                           kept: 0, rejected: 0))
             }
             switch status {
             case "error":
-                errors.add(row[c.error], entry: name)
+                errors.add(row[.error], entry: name)
             case "rejected":
                 faces += 1
                 current?.rejected += 1
-                rejections.add(row[c.rejection], entry: name)
-            case "ok" where !row[c.face].isEmpty:
+                rejections.add(row[.rejection], entry: name)
+            case "ok" where !row[.face].isEmpty:
                 faces += 1
                 kept += 1
                 current?.kept += 1
-                for (h, column) in histogramColumns.enumerated() {
-                    if let value = Double(row[column]) { histograms[h].add(value) }
+                for h in histograms.indices {
+                    if let value = Double(row[histograms[h].source]) { histograms[h].add(value) }
                 }
             default:
                 break
