@@ -15,7 +15,9 @@
 #
 # Environment: BENCH_CPUS (default 0,1), DEFACE_VENV (default .venv-deface,
 # created from benchmarks/requirements-deface.txt when missing), EVAL_DIR
-# (default datasets/build/eval; built as make eval builds it when missing).
+# (default datasets/build/eval; built as make eval builds it when missing),
+# CROWD_DIR (default datasets/build/crowd: make eval-crowd's set, scored for
+# facepipe when built, faces from 16 px wide).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/venv.sh
@@ -50,6 +52,19 @@ echo
 echo "Faces left unredacted, ${#FILES[@]} images of $EVAL_DIR (redacted: ≥ 80 % of the labelled box covered):"
 python3 benchmarks/redaction/coverage.py --labels "$EVAL_DIR/labels.json" \
     "facepipe anonymize=$WORK/facepipe.jsonl" "deface 1.5 (thresh 0.2, mask-scale 1.3)=$WORK/deface.jsonl"
+
+# 1b. The same on make eval-crowd's real crowds (CROWD_DIR, when built): the faces from 16 px wide, what anonymize searches for.
+CROWD_DIR="${CROWD_DIR:-datasets/build/crowd}"
+if [ -f "$CROWD_DIR/labels.json" ]; then
+    mapfile -t CROWD < <(find "$CROWD_DIR" -maxdepth 1 -type f \( -name '*.jpg' -o -name '*.png' \) | LC_ALL=C sort)
+    tar cf "$WORK/crowd.tar" -C "$CROWD_DIR" $(for f in "${CROWD[@]}"; do basename "$f"; done)
+    "${PIN[@]}" "$BIN" run anonymize "$WORK/crowd.tar" --out "$WORK/crowd-facepipe" --workers 2 --quiet || [ $? -eq 1 ]
+    python3 benchmarks/redaction/facepipe_regions.py "$WORK/crowd-facepipe" "$CROWD_DIR" > "$WORK/crowd-facepipe.jsonl"
+    echo
+    echo "Faces from 16 px left unredacted, ${#CROWD[@]} images of $CROWD_DIR (facepipe only):"
+    python3 benchmarks/redaction/coverage.py --labels "$CROWD_DIR/labels.json" --min-width 16 \
+        "facepipe anonymize=$WORK/crowd-facepipe.jsonl"
+fi
 
 # 2. Throughput on the bench archive.
 mkdir -p "$WORK/bench"

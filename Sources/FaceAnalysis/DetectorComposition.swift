@@ -32,7 +32,8 @@ package struct DetectorComposition: Sendable, Hashable {
         package var unconfirmed: UnconfirmedFaces
         /// With `UnconfirmedFaces.all`, a search of every pixel by the
         /// confirming side too (recall first, for the faces the searching
-        /// family does not see at all).
+        /// family does not see at all), whose canvas faces under its own
+        /// floor the searching family re-reads (``RecallReread``).
         package var recall: Search?
     }
 

@@ -57,8 +57,10 @@ extension FaceAnalyzer {
                                                        minimumScore: BlazeFaceConfirmation.candidateMinScore)
             var confirming = try confirm(candidates, with: confirmation.family, in: image, levels: levels)
             if let recall = confirmation.recall {
-                // Recall first (redaction): the confirming side also searches every pixel, for the faces the searching family does not see at all.
-                confirming = Self.mergeAcrossRegions(confirming + (try search(recall, in: image, options: options, allowTiling: allowTiling)))
+                // Recall first (redaction): the confirming side also searches every pixel, for the faces the searching family does
+                // not see at all; its canvas faces under the canvases' floor count where the searching family re-reads them (`RecallReread`).
+                confirming = Self.mergeAcrossRegions(confirming + (try search(recall, in: image, options: options, allowTiling: allowTiling,
+                                                                              rereadingLowFacesWith: searching)))
             }
             found = DetectorFusion.merge(yunet: candidates, blazeFace: confirming,
                                          unconfirmed: confirmation.unconfirmed).filter { $0.score >= minScore }
@@ -72,9 +74,11 @@ extension FaceAnalyzer {
 
     /// An anchor family's faces over a whole-frame or canvas-pyramid
     /// search (`.fast`, `.pyramid`, `.sparse` modes), unsorted, with
-    /// `TurnedFaceBox`'s boxes and scores of at least `minScore`.
+    /// `TurnedFaceBox`'s boxes and scores of at least `minScore`. With
+    /// `rereader` (`RecallReread`), the canvases also keep faces from
+    /// `minScore` under their own floor that `rereader` finds again.
     func search(_ search: DetectorComposition.Search, in image: RGBImage, options: FaceDetectionOptions,
-                allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
+                allowTiling: Bool, rereadingLowFacesWith rereader: DetectorFamily? = nil) throws(FaceAnalysisError) -> [FaceDetection] {
         let sizing: DetectorFamily, canvasFamily: DetectorFamily?
         switch search {
         case let .wholeFrame(family): (sizing, canvasFamily) = (family, nil)
@@ -116,13 +120,23 @@ extension FaceAnalyzer {
                         observer.lowScore(level: tile.level, stride: stride, detection: plan.toImage(detection, of: tile))
                     })
                 }
+                // With a re-reader, decoded from the run's floor; the faces from the canvases' own floor are suppressed among
+                // themselves as without one, and the clusters of lower ones alone are re-read.
+                let decodeFloor = rereader == nil ? tileMinScore : min(minScore, tileMinScore)
                 let decoded = try canvasDetector(canvasFamily, options.canvasArithmetic).detect(in: levelImage, canvas: tile,
-                                                                                              minScore: tileMinScore, lowScores: lowScores)
-                let kept = NonMaximumSuppression.weighted(decoded).filter { detection in
-                    !tile.touchesInnerEdge(minX: detection.xmin, maxX: detection.xmax, margin: pyramid.innerEdgeMargin)
-                        && pyramid.keeps(width: detection.xmax - detection.xmin, finest: tile.level == 1)
-                }.map { plan.toImage($0, of: tile) }
+                                                                                              minScore: decodeFloor, lowScores: lowScores)
+                func onTile(_ detections: [NormalizedDetection]) -> [FaceDetection] {
+                    detections.filter { detection in
+                        !tile.touchesInnerEdge(minX: detection.xmin, maxX: detection.xmax, margin: pyramid.innerEdgeMargin)
+                            && pyramid.keeps(width: detection.xmax - detection.xmin, finest: tile.level == 1)
+                    }.map { plan.toImage($0, of: tile) }
+                }
+                let kept = onTile(NonMaximumSuppression.weighted(decodeFloor < tileMinScore ? decoded.filter { $0.score >= tileMinScore } : decoded))
                 found += kept
+                if let rereader, decodeFloor < tileMinScore {
+                    let low = onTile(NonMaximumSuppression.weighted(decoded).filter { $0.score < tileMinScore })
+                    found += try reread(low, with: rereader, in: image, options: options)
+                }
                 observer?.ranCanvas(tile, kept: kept, skipped: false)
             }
             if let region = plan.wholeFrame, region.level == levelIndex {

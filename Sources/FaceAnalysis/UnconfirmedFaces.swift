@@ -11,6 +11,8 @@ public enum UnconfirmedFaces: String, Sendable, Codable, CaseIterable {
     /// high.
     case scored
     /// Every face either detector scores at or above `minScore` is kept:
-    /// recall first, for redaction.
+    /// recall first, for redaction. BlazeFace's pyramid searches every
+    /// pixel too, its canvas faces under its own floor kept where YuNet-s
+    /// re-reads them (``RecallReread``).
     case all
 }
