@@ -12,8 +12,8 @@ given (it runs the `faces` pipeline on three small sample photos),
 OUT/stage-cache: the payloads of the stage cache and completion records it
 wrote (the bytes between the record magic and the checksum, what
 `fuzz-stage-cache` decodes) and its packs whole (index and segment), and OUT/run-folder: the `_SUCCESS`, run.json and
-manifest.csv of a one-shard run over the same photos (what `fuzz-run-folder`
-reads).
+manifest.csv of a one-shard run over the same photos, and that manifest followed by a NUL and the
+shard's `_SUCCESS.files` (what `fuzz-run-folder` reads).
 """
 import argparse, io, os, pathlib, shutil, struct, subprocess, sys, tarfile, tempfile, zipfile
 
@@ -176,10 +176,15 @@ def make(out, facepipe):
                         index += 1
             subprocess.run([facepipe, "run", "faces", str(work / "in.tar"), "--out", str(work / "sharded"),
                             "--shard", "0/1", "--quiet"], check=True, stderr=subprocess.DEVNULL)
+            shard = work / "sharded/shards/0-of-1"
             for name in ("_SUCCESS", "run.json", "manifest.csv"):
-                data = (work / "sharded/shards/0-of-1" / name).read_bytes()
+                data = (shard / name).read_bytes()
                 if len(data) <= SEED_LIMIT:
                     write(out / "run-folder", name, data)
+            # The shard's file list as fuzz-run-folder plants it: its manifest, a NUL, then `_SUCCESS.files`.
+            listed = (shard / "manifest.csv").read_bytes() + b"\0" + (shard / "_SUCCESS.files").read_bytes()
+            if len(listed) <= SEED_LIMIT:
+                write(out / "run-folder", "manifest-and-success-files", listed)
     for folder in sorted(out.iterdir()):
         print(f"{folder.name}: {len(list(folder.iterdir()))} seeds")
 

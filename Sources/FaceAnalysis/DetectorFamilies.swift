@@ -78,5 +78,7 @@ extension DetectorFamily {
         pyramid: PyramidSearch(smallestFace: 20, levels: .byFactor(4, coarsestSide: 1024), placement: .onTheLevelGrid,
                                maximumTile: 2112, alignment: YuNetGraph.alignment, overlap: 128, innerEdgeMargin: 4,
                                coarseLevelSmallestFace: 24),
-        faceBox: .fromHeight(side: 0.863, drop: 0.07), foundBy: .yunet)
+        faceBox: .fromHeight(side: 0.863, drop: 0.07), foundBy: .yunet,
+        secondOpinion: .whenLargeAndUnsure(size: FaceDetection.yunetSecondOpinionSize, score: FaceDetection.yunetSecondOpinionScore),
+        int8Pointwise: .every)
 }

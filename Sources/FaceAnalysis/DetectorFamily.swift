@@ -46,9 +46,16 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
     package var faceBox: FaceBox
     /// What its faces' ``FaceDetection/foundBy`` says.
     package var foundBy: FaceDetection.Detectors
+    /// When Face Mesh's presence output is asked about a face this family
+    /// alone found (``FaceDetection/needsSecondOpinion``).
+    package var secondOpinion: SecondOpinion
+    /// Which 1×1 convolutions of its search pass run in int8 under
+    /// ``DetectorArithmetic/int8`` (``pointwise(_:)``).
+    package var int8Pointwise: Int8Pointwise
 
     package init(name: String, model: FaceModel, decoding: Decoding, searches: Set<Search>, pyramid: PyramidSearch? = nil,
-                 faceBox: FaceBox = .blazeFace, foundBy: FaceDetection.Detectors = .blazeFace) {
+                 faceBox: FaceBox = .blazeFace, foundBy: FaceDetection.Detectors = .blazeFace,
+                 secondOpinion: SecondOpinion = .always, int8Pointwise: Int8Pointwise = .blockProjections) {
         self.name = name
         self.model = model
         self.decoding = decoding
@@ -56,6 +63,43 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
         self.pyramid = pyramid
         self.faceBox = faceBox
         self.foundBy = foundBy
+        self.secondOpinion = secondOpinion
+        self.int8Pointwise = int8Pointwise
+    }
+
+    /// When a face one family alone found is checked by Face Mesh's
+    /// presence output before it is kept.
+    package enum SecondOpinion: Sendable, Hashable {
+        /// Always (MediaPipe's own practice for BlazeFace).
+        case always
+        /// For a face from `size` px (longer box side) scored under `score`
+        /// (below that size the presence output is not calibrated; above
+        /// that score the detector is right).
+        case whenLargeAndUnsure(size: Float, score: Float)
+
+        /// Whether `face` is asked about.
+        package func asks(about face: FaceDetection) -> Bool {
+            switch self {
+            case .always: true
+            case let .whenLargeAndUnsure(size, score): face.box.longerSide >= size && face.score < score
+            }
+        }
+    }
+
+    /// Which 1×1 convolutions a family's search pass plans in int8 under
+    /// ``DetectorArithmetic/int8``.
+    package enum Int8Pointwise: Sendable, Hashable {
+        /// The block projections (1×1 after a depthwise convolution): ``DetectorArithmetic/pointwise``.
+        case blockProjections
+        /// Every one: ``DetectorArithmetic/yunetPointwise``.
+        case every
+    }
+
+    /// The second-opinion rule of faces whose ``FaceDetection/foundBy`` is
+    /// `found`: the row of the family that reports it; nil for a face two
+    /// families found (``DetectorFusion``), which is never asked about.
+    package static func secondOpinion(of found: FaceDetection.Detectors) -> SecondOpinion? {
+        all.first { $0.foundBy == found }?.secondOpinion
     }
 
     /// How a family's face box stands for the BlazeFace box of the same
@@ -88,12 +132,13 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The 1×1 convolutions' plan option of this family's search pass in
-    /// `arithmetic` (``DetectorArithmetic``): YuNet-s takes every one in
-    /// int8 under `.int8`, BlazeFace its block projections.
+    /// `arithmetic` (``DetectorArithmetic``), as its row's ``int8Pointwise``
+    /// says: YuNet-s takes every one in int8 under `.int8`, BlazeFace its
+    /// block projections.
     package func pointwise(_ arithmetic: DetectorArithmetic) -> PointwiseConvolution {
-        switch decoding {
-        case .anchors: arithmetic.pointwise
-        case .yunetHeads: arithmetic.yunetPointwise
+        switch int8Pointwise {
+        case .blockProjections: arithmetic.pointwise
+        case .every: arithmetic.yunetPointwise
         }
     }
 }

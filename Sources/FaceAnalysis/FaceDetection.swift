@@ -40,13 +40,10 @@ public struct FaceDetection: Sendable, Hashable, Codable {
     /// (MediaPipe's own practice) and for a large face only YuNet found
     /// with a middling score; no for a face both detectors found, for a
     /// small one only YuNet found, where the presence output is not
-    /// calibrated, and for one YuNet is sure of.
+    /// calibrated, and for one YuNet is sure of. The rule is the row of
+    /// the family that found it (`DetectorFamily.secondOpinion`).
     public var needsSecondOpinion: Bool {
-        switch foundBy {
-        case .blazeFace: true
-        case .yunet: box.longerSide >= Self.yunetSecondOpinionSize && score < Self.yunetSecondOpinionScore
-        case .both: false
-        }
+        DetectorFamily.secondOpinion(of: foundBy)?.asks(about: self) ?? false
     }
 
     /// BlazeFace's keypoints. Sides are the model's: `leftEye` is the eye

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageCore
+import Inference
 import Pipeline
 import RunFolders
 
@@ -123,7 +124,7 @@ struct BenchCodecsCommand: ParsableCommand {
         let warmupEnd = clock.now + .seconds(min(0.5, seconds))
         repeat { body() } while clock.now < warmupEnd
         var iterations = 0
-        let start = clock.now, cpuStart = Self.threadCPUSeconds()
+        let start = clock.now, cpuStart = threadCPUNanoseconds()
         var elapsed = Duration.zero
         repeat {
             body()
@@ -131,18 +132,12 @@ struct BenchCodecsCommand: ParsableCommand {
             elapsed = clock.now - start
         } while elapsed < .seconds(seconds)
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let cpu = Self.threadCPUSeconds() - cpuStart
+        let cpu = Double(threadCPUNanoseconds() - cpuStart) / 1e9
         let total = megapixels * Double(iterations)
         return Rate(wall: total / wall, cpu: total / max(cpu, 1e-9))
     }
 
     struct Rate { var wall: Double; var cpu: Double }
-
-    static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     private func format(_ rate: Rate) -> String { String(format: "%.1f\t%.1f", rate.wall, rate.cpu) }
 }

@@ -44,12 +44,6 @@ struct ModelBench: ParsableCommand {
     @Option(help: "float32, or int8: plan the block projections (1×1 convolutions after a depthwise one) in int8, each input pixel quantized by its largest magnitude.")
     var pointwise: PointwiseConvolution = .float32
 
-    static func threadCPUMilliseconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
-    }
-
     func run() throws {
         try ModelCommandSupport.guarded {
             guard iterations >= 1, iterations <= 1_000_000, warmup >= 0, warmup <= 1_000_000 else {
@@ -121,9 +115,9 @@ struct ModelBench: ParsableCommand {
             cpuTimes.reserveCapacity(iterations)
             let clock = ContinuousClock()
             for _ in 0..<iterations {
-                let cpuStart = Self.threadCPUMilliseconds()
+                let cpuStart = threadCPUNanoseconds()
                 let elapsed = clock.measure { invoke() }
-                cpuTimes.append(Self.threadCPUMilliseconds() - cpuStart)
+                cpuTimes.append(Double(threadCPUNanoseconds() - cpuStart) / 1e6)
                 times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
             }
             times.sort()

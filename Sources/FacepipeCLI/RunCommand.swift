@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Finish an interrupted run into the same DIR (or continue into another run's DIR, with its stage cache): completed entries are reused, not redone.")
     var resume = false
 
-    @Flag(name: .long, help: "Start over in a DIR that holds another run's results: remove manifest.csv, run.json, report.html, images/, faces/, crops/, redacted/, outputs/, outputs.tar(.partial) and .cache/ first (nothing else; links are removed, never followed).")
+    @Flag(name: .long, help: ArgumentHelp("Start over in a DIR that holds another run's results: remove \(OutputLayout.listed(OutputLayout.facepipeNames)) first (nothing else; links are removed, never followed)."))
     var overwrite = false
 
     @Flag(name: .long, help: "Write images, JSON and crops into numbered tars, DIR/outputs/000000.tar, 000001.tar, … (a new one when the current one holds --output-tar-size), instead of DIR/images, DIR/faces and DIR/crops; --resume keeps the tars it writes the same.")

@@ -73,16 +73,10 @@ extension Interpreter {
     public func invokeProfiled(accumulatingInto milliseconds: UnsafeMutableBufferPointer<Double>) {
         precondition(milliseconds.count == model.plan.steps.count, "need one timing slot per step (\(model.plan.steps.count)), got \(milliseconds.count)")
         for index in model.plan.steps.indices {
-            let start = Self.threadCPUMilliseconds()
+            let start = threadCPUNanoseconds()
             invokeStep(index)
-            milliseconds[index] += Self.threadCPUMilliseconds() - start
+            milliseconds[index] += Double(threadCPUNanoseconds() - start) / 1e6
         }
-    }
-
-    static func threadCPUMilliseconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
     }
 }
 #endif

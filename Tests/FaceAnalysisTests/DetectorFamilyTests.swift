@@ -44,6 +44,28 @@ struct DetectorFamilyTests {
         #expect(DetectorFamily.blazeFaceBackCamera.anchorLayout?.anchorCount == 896)
     }
 
+    /// Which faces Face Mesh is asked about and which 1×1 convolutions run
+    /// in int8 are rules of the family's row, not of its decoding or of a
+    /// switch over detectors: a row with YuNet-s's int8 rule plans every
+    /// 1×1 in int8 though it decodes anchors, and each shipped family's
+    /// faces are asked about as its row says.
+    @Test func secondOpinionAndInt8PointwiseAreTheRowsRules() {
+        let back = DetectorFamily.blazeFaceBackCamera
+        var everyOneByOne = back
+        everyOneByOne.int8Pointwise = .every
+        #expect(back.pointwise(.int8) == .int8 && everyOneByOne.pointwise(.int8) == .int8Every)
+        #expect(everyOneByOne.pointwise(.int8FirstLayer) == .float32 && everyOneByOne.pointwise(.float32) == .float32)
+        for family in DetectorFamily.all {
+            for (side, score) in [(Float(24), Float(0.5)), (64, 0.7), (64, 0.8), (300, 0.74), (300, 0.99)] {
+                let face = FaceDetection(box: Rect(x: 10, y: 10, width: side, height: side), score: score,
+                                         keypoints: [], foundBy: family.foundBy)
+                #expect(face.needsSecondOpinion == family.secondOpinion.asks(about: face), "\(family) \(side) px \(score)")
+            }
+        }
+        #expect(DetectorFamily.yunetS.secondOpinion == .whenLargeAndUnsure(size: 64, score: 0.75))
+        #expect(DetectorFamily.secondOpinion(of: .both) == nil)
+    }
+
     @Test func aSearchAFamilyDoesNotDeclareIsRefused() {
         #expect(throws: FaceAnalysisError.self) { try DetectorComposition(search: .tiledLevels(.blazeFaceBackCamera)).validate() }
         #expect(throws: FaceAnalysisError.self) {

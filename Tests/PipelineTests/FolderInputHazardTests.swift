@@ -157,4 +157,100 @@ import _TestSupport
         let summary = try await run(Pipelines.uprightPNG, [try RunInput.fromArgument(photos.path)], out: out)
         #expect(try manifestRows(out).map { $0[1] } == ["images/a.png", "more/images/b.png"], "\(summary.line)")
     }
+
+    /// A file swapped for a FIFO after facepipe decided what it is (a
+    /// folder's file after its folder was listed; a video file named on the
+    /// command line after its first bytes were read): refused as not a
+    /// regular file at once, never waited on (opening a FIFO to read waits
+    /// for a writer, which a hostile input need never bring).
+    struct SwappedFileCase: Sendable, CustomStringConvertible {
+        let description: String
+        /// Reads the input at `root` until the swapped file's item, swapping
+        /// it in (`swap`) when the read has come that far; returns what the
+        /// source said of it.
+        let read: @Sendable (_ root: URL, _ swap: @Sendable () throws -> Void) throws -> String
+        /// The file below `root` that is swapped.
+        let swapped: String
+    }
+
+    /// The video signature (an ISO media `ftyp` box) that makes a file a video input.
+    static let videoHead: [UInt8] = [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 20)
+
+    @Test(arguments: [
+        SwappedFileCase(description: "a folder's file", read: { root, swap in
+            let png = try Fixtures.bytes(Fixtures.url("codecs/photo-reference.png"))
+            let photos = root.appendingPathComponent("photos")
+            try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+            try Data(png).write(to: photos.appendingPathComponent("a.png"))
+            try Data(png).write(to: photos.appendingPathComponent("b.png"))
+            var source = try RunInput.fromArgument(photos.path).open()
+            guard case .entry(let first)? = try source.next(), first.name == "a.png" else { return "a.png was not read first" }
+            try swap()
+            let item = try source.next()
+            guard case let .skipped(_, name, reason)? = item else { return "not skipped: \(FolderInputHazardTests.kind(item))" }
+            return "skipped \(name): \(reason)"
+        }, swapped: "photos/b.png"),
+        SwappedFileCase(description: "a video file", read: { root, swap in
+            let clip = root.appendingPathComponent("clip.mp4")
+            try Data(FolderInputHazardTests.videoHead).write(to: clip)
+            let input = try RunInput.fromArgument(clip.path)
+            try swap()
+            do {
+                var source = try input.open()
+                return "read: \(FolderInputHazardTests.kind(try source.next()))"
+            } catch {
+                return "error: \(error)"
+            }
+        }, swapped: "clip.mp4"),
+    ])
+    func aFileSwappedForAFIFOIsRefusedNotWaitedOn(_ scene: SwappedFileCase) throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fifo = root.appendingPathComponent(scene.swapped).path
+        let said = Self.promptly(seconds: 5, releasing: fifo) {
+            Result {
+                try scene.read(root) {
+                    try FileManager.default.removeItem(atPath: fifo)
+                    guard mkfifo(fifo, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                }
+            }
+        }
+        let text = try #require(said, "reading waited on the FIFO planted at \(scene.swapped) (released after 5 s)").get()
+        #expect(text.contains("FIFO") && text.contains("not a regular file"), "\(text)")
+    }
+
+    /// What `item` is, without its bytes.
+    static func kind(_ item: SourceItem?) -> String {
+        switch item {
+        case .entry(let entry)?: "the entry \(entry.name)"
+        case let .skipped(_, name, reason)?: "skipped \(name): \(reason)"
+        case let .unreadable(_, name, _, reason)?: "unreadable \(name): \(reason)"
+        case .frame?: "a frame"
+        case nil: "the end"
+        }
+    }
+
+    /// `body`'s result, run on a thread of its own; nil when it has not
+    /// returned within `seconds` (then `fifo` is opened for writing, again
+    /// and again, which lets a reader waiting in `open` go on, until it returns).
+    static func promptly<T: Sendable>(seconds: Double, releasing fifo: String, _ body: @escaping @Sendable () -> T) -> T? {
+        let outcome = ThreadOutcome<T>()
+        Thread {
+            outcome.value = body()
+            outcome.done.signal()
+        }.start()
+        if outcome.done.wait(timeout: .now() + seconds) == .success { return outcome.value }
+        while outcome.done.wait(timeout: .now() + 0.05) == .timedOut {
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if writer >= 0 { close(writer) }
+        }
+        return nil
+    }
+}
+
+/// What a thread returned, once it has (``FolderInputHazardTests/promptly(seconds:releasing:_:)``).
+private final class ThreadOutcome<T>: @unchecked Sendable {
+    // @unchecked: `value` is written once by the thread before `done` is signalled, and read only after.
+    var value: T?
+    let done = DispatchSemaphore(value: 0)
 }

@@ -94,4 +94,20 @@ import Testing
         await #expect(throws: PipelineError.self) { _ = try await run(otherPipeline, otherInputs, out: out) }
         _ = try await run(otherPipeline, otherInputs, out: out, resume: true)
     }
+
+    /// `run --overwrite`'s help names every file and folder it removes
+    /// (``OutputLayout/facepipeNames``, folders with a `/`), as the binary
+    /// prints it, so a name added to the layout cannot be missing there.
+    @Test(.enabled(if: FacepipeProcess.available, "build the facepipe binary first"))
+    func overwritesHelpNamesEverythingItRemoves() throws {
+        let lines = try SharedOptionsTests.help("run").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("--overwrite") })
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("-") } ?? lines.endIndex
+        let paragraph = lines[start..<end].joined(separator: " ")
+        let folders = Set(OutputLayout.outputFolders + [OutputLayout.outputTarsFolder, OutputLayout.redactedFolder, OutputLayout.cacheFolder])
+        for name in OutputLayout.facepipeNames {
+            let shown = folders.contains(name) ? name + "/" : name
+            #expect(paragraph.contains(" \(shown),") || paragraph.contains(" \(shown) "), "--overwrite's help names \(shown): \(paragraph)")
+        }
+    }
 }

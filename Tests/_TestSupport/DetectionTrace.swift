@@ -1,5 +1,5 @@
 import FaceAnalysis
-import Glibc
+import Inference
 
 /// Where one `FaceAnalyzer.detect` call's canvas-pyramid search spent its
 /// CPU: each canvas run with the detections it kept, the whole frame, and
@@ -39,7 +39,7 @@ package final class DetectionTrace: PyramidSearchObserver {
 
     /// Thread CPU time since the last event.
     private func lap() -> UInt64 {
-        let now = Self.threadNanoseconds()
+        let now = threadCPUNanoseconds()
         defer { clock = now }
         return now - clock
     }
@@ -47,7 +47,7 @@ package final class DetectionTrace: PyramidSearchObserver {
     /// Forgets the previous call's records.
     package func began(_ plan: SearchPlan) {
         self.plan = plan; canvasRuns = []; wholeFrameNanoseconds = 0; levelImageNanoseconds = 0; lowScores = []
-        clock = Self.threadNanoseconds()
+        clock = threadCPUNanoseconds()
     }
 
     package func madeLevelImage() { levelImageNanoseconds += lap() }
@@ -60,12 +60,5 @@ package final class DetectionTrace: PyramidSearchObserver {
 
     package func lowScore(level: Int, stride: Int, detection: FaceDetection) {
         lowScores.append(LowScore(level: level, stride: stride, detection: detection))
-    }
-
-    /// The calling thread's CPU time.
-    package static func threadNanoseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 }

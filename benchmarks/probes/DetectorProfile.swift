@@ -4,6 +4,7 @@ import FaceAnalysis
 import Foundation
 import ImageCodecs
 import ImageCore
+import Inference
 import _TestSupport
 
 /// `facepipe-probes detector-profile ARCHIVE`: accurate-mode detection as the
@@ -52,9 +53,9 @@ struct DetectorProfile: ParsableCommand {
         while images < limit, let item = try reader.next() {
             guard case .file(let entry) = item, let decoded = try? ImageDecoder.decode(entry.data) else { continue }
             let image = decoded.uprightImage()
-            let start = DetectionTrace.threadNanoseconds()
+            let start = threadCPUNanoseconds()
             let faces = try analyzer.detect(in: image, options: options)
-            total += DetectionTrace.threadNanoseconds() - start
+            total += threadCPUNanoseconds() - start
             images += 1
             sourcePixels += image.width * image.height
             wholeFrame += trace.wholeFrameNanoseconds

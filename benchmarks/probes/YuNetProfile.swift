@@ -35,9 +35,9 @@ struct YuNetProfile: ParsableCommand {
         while images < limit, let item = try reader.next() {
             guard case .file(let entry) = item, let decoded = try? ImageDecoder.decode(entry.data) else { continue }
             let image = decoded.uprightImage()
-            let start = DetectionTrace.threadNanoseconds()
+            let start = threadCPUNanoseconds()
             faces += try analyzer.detect(in: image, options: options).count
-            total += DetectionTrace.threadNanoseconds() - start
+            total += threadCPUNanoseconds() - start
             images += 1
             pixels += image.width * image.height
             let a = 32

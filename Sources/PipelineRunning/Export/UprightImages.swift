@@ -104,9 +104,7 @@ enum UprightImages {
     /// Whether `path` is a regular file (``RegularFile``: no link, FIFO or
     /// device is opened) that starts like a JPEG or PNG.
     static func isImageFile(_ path: String) -> Bool {
-        guard let file = try? RegularFile(path) else { return false }
-        var head = [UInt8](repeating: 0, count: 8)
-        let count = head.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) }
-        return count > 0 && ImageFormat(sniffing: head[0..<count]) != nil
+        guard let head = try? RegularFile(path).prefix(8) else { return false }
+        return !head.isEmpty && ImageFormat(sniffing: head) != nil
     }
 }

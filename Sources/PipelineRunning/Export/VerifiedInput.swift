@@ -70,12 +70,7 @@ enum VerifiedInput {
         }
         if kind == .video {
             // Every frame, whatever the run chose: the export takes the frames its manifest lists.
-            do {
-                return VideoFrames(VideoFileEntrySource(file: try OpenFile(duplicating: file.descriptor, size: file.size, path: path)),
-                                   reading: .standard)
-            } catch {
-                throw .inputChanged(input: path, reason: "\(error)")
-            }
+            return VideoFrames(VideoFileEntrySource(file: file), reading: .standard)
         }
         guard lseek(file.descriptor, 0, SEEK_SET) == 0 else {
             throw .inputChanged(input: path, reason: String(cString: strerror(errno)))

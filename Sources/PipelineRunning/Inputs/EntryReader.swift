@@ -16,7 +16,7 @@ struct VideoEntry {
         /// A tar member's bytes, in memory like any member's.
         case bytes([UInt8])
         /// A file, decoded from its open descriptor (never loaded whole).
-        case file(OpenFile)
+        case file(RegularFile)
     }
 
     /// The video's position among its input's entries.

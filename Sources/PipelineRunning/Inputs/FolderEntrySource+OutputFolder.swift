@@ -25,15 +25,11 @@ extension FolderEntrySource {
     }
 
     /// Whether `manifest.csv` in the folder `folder` starts with the first
-    /// columns every facepipe manifest has (read without following a link).
+    /// columns every facepipe manifest has (opened as a ``RegularFile``: no
+    /// link followed, no FIFO waited on).
     private static func startsWithManifestHeader(_ folder: Int32) -> Bool {
         let header = Array(Manifest.columns.prefix(5).joined(separator: ",").utf8)
-        let file = openat(folder, OutputLayout.manifestName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard file >= 0 else { return false }
-        defer { close(file) }
-        var bytes = [UInt8](repeating: 0, count: header.count)
-        let count = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, $0.count, 0) }
-        return count == header.count && bytes == header
+        return (try? RegularFile(OutputLayout.manifestName, in: folder).prefix(header.count)) == header
     }
 
     /// What facepipe writes at the top of an output folder

@@ -82,10 +82,16 @@ struct FolderEntrySource: EntryReader {
             preconditionFailure("nextListed() descends into folders")
         case .file(let size):
             let file = SkippedEntry.Kind.regularFile.rawValue
+            // Opened once, as a regular file: a link, FIFO or device planted since the listing is refused, never followed or waited on.
+            let opened: RegularFile
+            do {
+                opened = try RegularFile(pathBytes: path(of: relativePath), followingLinks: false)
+            } catch {
+                return .item(.skipped(index: index, name: name, reason: "\(file): \(SkippedEntry.Reason.unreadable(error.reason))"))
+            }
             // A video (by its first bytes) is decoded from its descriptor, whatever its size;
             // its file is in the digest, read once more in pieces, in its place.
-            if let opened = try? OpenFile(pathBytes: path(of: relativePath), followLinks: false),
-               let prefix = try? opened.prefix(ContentKind.sniffedBytes), ContentKind(sniffing: prefix) == .video {
+            if let prefix = try? opened.prefix(ContentKind.sniffedBytes), ContentKind(sniffing: prefix) == .video {
                 let digest = try? opened.digest()
                 hash.update(relativePath + [0] + Array((digest?.sha256 ?? "unreadable").utf8) + [0x0A])
                 fileBytes += opened.size
@@ -97,9 +103,9 @@ struct FolderEntrySource: EntryReader {
             }
             let data: [UInt8]
             do {
-                data = try Self.read(path(of: relativePath), limit: maxBytes)
+                data = try opened.readAll(limit: Int64(maxBytes))
             } catch {
-                return .item(.skipped(index: index, name: name, reason: "\(file): \(SkippedEntry.Reason.unreadable("\(error)"))"))
+                return .item(.skipped(index: index, name: name, reason: "\(file): \(SkippedEntry.Reason.unreadable(error.reason))"))
             }
             hash.update(relativePath + [0] + Array(sha256Hex(data).utf8) + [0x0A])
             fileBytes += Int64(data.count)
@@ -236,31 +242,6 @@ struct FolderEntrySource: EntryReader {
 
     private static func unreadableFolderReason(_ code: Int32) -> String {
         "\(SkippedEntry.Kind.directory.rawValue): unreadable: \(String(cString: strerror(code)))"
-    }
-
-    /// The bytes of the regular file at `path`, opened without following a
-    /// link planted since the listing, at most `limit` bytes.
-    private static func read(_ path: [UInt8], limit: Int) throws -> [UInt8] {
-        let fd = (path + [0]).withUnsafeBufferPointer {
-            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        }
-        guard fd >= 0 else { throw FolderUnreadable(path: path, code: errno) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw FolderUnreadable(path: path, code: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw FolderUnreadable(path: path, code: EINVAL) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FolderUnreadable(path: path, code: errno)
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: chunk[0..<count])
-            if data.count > limit { throw FolderUnreadable(path: path, code: EFBIG) }
-        }
     }
 }
 

@@ -10,7 +10,7 @@ import RunFolders
 /// digest is the file's SHA-256, read once more after the frames (in 1 MiB pieces).
 struct VideoFileEntrySource: EntryReader {
     let path: String
-    private var file: OpenFile?
+    private var file: RegularFile?
     private var given = false
     private var readDigest: InputDigest?
 
@@ -19,7 +19,7 @@ struct VideoFileEntrySource: EntryReader {
     }
 
     /// The video of a file already open (export reading the file it checked).
-    init(file: OpenFile) {
+    init(file: RegularFile) {
         self.init(path: file.path)
         self.file = file
     }
@@ -27,7 +27,7 @@ struct VideoFileEntrySource: EntryReader {
     mutating func read() throws -> EntryRead? {
         guard !given else { return nil }
         given = true
-        let file = try self.file ?? OpenFile(path: path, followLinks: true)
+        let file = try self.file ?? RegularFile(pathBytes: Array(path.utf8), followingLinks: true)
         self.file = file
         let rawName = Array(URL(fileURLWithPath: path).lastPathComponent.utf8)
         return .video(VideoEntry(index: 0, name: String(decoding: rawName, as: UTF8.self), rawName: rawName,

@@ -1,10 +1,11 @@
+import RunFolders
 import VideoIO
 
 extension VideoReading {
     /// The frames of `video`: a file's decoded from its descriptor (kept
     /// open while they are read), a member's from its bytes in memory.
     func frames(of video: VideoEntry) throws(VideoError) -> VideoFrameReader {
-        let (input, file): (VideoInput, OpenFile?) = switch video.content {
+        let (input, file): (VideoInput, RegularFile?) = switch video.content {
         case .bytes(let bytes): (.bytes(bytes), nil)
         case .file(let open): (.fileDescriptor(open.descriptor), open)
         }
@@ -20,11 +21,11 @@ extension VideoReading {
 /// decoder reads (if any) until the decoder is gone.
 final class FFmpegFrames: FrameDecoding {
     private var decoder: VideoDecoder?
-    private let file: OpenFile?
+    private let file: RegularFile?
     let rotation: Int
     let videoSource: VideoSource?
 
-    init(_ decoder: VideoDecoder, keeping file: OpenFile?, source: VideoSource) {
+    init(_ decoder: VideoDecoder, keeping file: RegularFile?, source: VideoSource) {
         self.decoder = decoder
         self.file = file
         rotation = decoder.info.rotation

@@ -12,12 +12,12 @@ package final class VideoSource: Sendable {
     package let info: VideoInfo
     package let input: VideoInput
     /// The file `input` reads (nil for a member's bytes), held open.
-    let file: OpenFile?
+    let file: RegularFile?
     /// The video's name as its input stores it (a folder's relative path, a
     /// tar member's name, a file's name): its frames are `<rawName>#<frame>`.
     let rawName: [UInt8]
 
-    init(info: VideoInfo, input: VideoInput, file: OpenFile?, rawName: [UInt8]) {
+    init(info: VideoInfo, input: VideoInput, file: RegularFile?, rawName: [UInt8]) {
         self.info = info
         self.input = input
         self.file = file

@@ -52,7 +52,7 @@ package enum OutputFolderRule {
                        overwrite: Bool, resume: Bool) -> Decision {
         if resume || present.isEmpty { return .write }
         if overwrite { return .remove(present) }
-        let overrides = "--overwrite removes facepipe's files there (\(OutputLayout.facepipeNames.joined(separator: ", "))) "
+        let overrides = "--overwrite removes facepipe's files there (\(OutputLayout.listed(OutputLayout.facepipeNames))) "
             + "and starts over, --resume continues into them, or choose another --out"
         guard let previous else {
             return .refuse("holds facepipe outputs (\(present.joined(separator: ", "))) without a readable run.json; \(overrides)")

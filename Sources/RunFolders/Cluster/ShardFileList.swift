@@ -16,10 +16,10 @@ package enum ShardFileList {
     static let columns = ["row", "path", "bytes", "sha256"]
 
     /// One row: a file of the entry that starts at manifest row `row`.
-    struct Line: Equatable {
-        var row: Int
-        var path: String
-        var digest: OutputDirectory.FileDigest
+    package struct Line: Equatable {
+        package var row: Int
+        package var path: String
+        package var digest: OutputDirectory.FileDigest
     }
 
     /// One entry of a manifest: the number of its first row, the files its
@@ -112,7 +112,7 @@ package enum ShardFileList {
     }
 
     /// A plain relative path below `images/`, `faces/` or `crops/`.
-    static func isOutputPath(_ path: String) -> Bool {
+    package static func isOutputPath(_ path: String) -> Bool {
         guard (try? SafeOutputPath.checkRelative(path)) != nil, path.contains("/"),
               let top = path.split(separator: "/").first else { return false }
         return OutputLayout.outputFolders.contains(String(top))
@@ -129,8 +129,8 @@ package enum ShardFileList {
     /// finished), a row is malformed or out of manifest order, a path is
     /// not below `images/`, `faces/` or `crops/`, a file is listed twice
     /// for one entry, or the manifest names a file the list does not have.
-    static func walk(_ shard: Shard, in folder: ShardedRunFolder, seal: ShardCompletion.FileSeal,
-                     take: (Line) throws -> Void) throws {
+    package static func walk(_ shard: Shard, in folder: ShardedRunFolder, seal: ShardCompletion.FileSeal,
+                             take: (Line) throws -> Void) throws {
         let shardPath = folder.path + "/" + OutputLayout.shardFolder(shard)
         let listPath = shardPath + "/" + OutputLayout.shardFileListName
         func bad(_ line: Int, _ reason: String) -> ShardError {

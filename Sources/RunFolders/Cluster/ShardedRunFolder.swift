@@ -6,10 +6,10 @@ import Foundation
 /// without following links, never above the folder, and each file is
 /// size-limited before it is read. What is read is checked before use:
 /// `_SUCCESS` by ``ShardCompletion/init(decoding:path:shard:)``, `run.json`
-/// by ``RunRecord/init(decoding:)`` and `manifest.csv` by the decoder below
-/// (all of which `fuzz-run-folder` feeds; `merge` reads the manifest
-/// piece by piece through the same checks), `_SUCCESS.files` by
-/// ``ShardFileList/walk(_:in:seal:take:)``.
+/// by ``RunRecord/init(decoding:)``, `manifest.csv` by the decoder below
+/// (`merge` reads the manifest piece by piece through the same checks) and
+/// `_SUCCESS.files` by ``ShardFileList/walk(_:in:seal:take:)``, all of
+/// which `fuzz-run-folder` feeds.
 package final class ShardedRunFolder {
     /// The folder, opened once; writes below it go through the same handle.
     let directory: OutputDirectory

@@ -64,7 +64,17 @@ package struct OutputLayout {
     /// `--overwrite` removes; `outputs.tar` and `outputs.tar.partial` are
     /// the single tar of facepipe before numbered tars).
     package static let facepipeNames = [manifestName, runRecordName, skippedName, reportName] + outputFolders
-        + [outputTarsFolder] + singleOutputTarNames + [redactedFolder, cacheFolder]
+        + [redactedFolder, outputTarsFolder] + singleOutputTarNames + [cacheFolder]
+
+    /// `names` (of ``facepipeNames``) as a message or help text lists them:
+    /// a folder with a `/`, the last one after "and" (`run --overwrite`'s
+    /// help, the refusal of another run's folder).
+    package static func listed(_ names: [String]) -> String {
+        let folders = Set(outputFolders + [redactedFolder, outputTarsFolder, cacheFolder])
+        let shown = names.map { folders.contains($0) ? $0 + "/" : $0 }
+        guard let last = shown.last, shown.count > 1 else { return shown.joined() }
+        return shown.dropLast().joined(separator: ", ") + " and " + last
+    }
 
     /// The folder of `shard` below a sharded run's folder, `shards/<i>-of-<n>`.
     package static func shardFolder(_ shard: Shard) -> String { shardsFolder + "/" + shard.folderName }

@@ -46,7 +46,7 @@ package struct PackIndex {
     static func open(_ file: PackFile, name: String = PackIndex.name) throws -> PackIndex? {
         let size = try file.size()
         if size == 0 {
-            var index = PackIndex(file: file, name: name, capacity: initialCapacity, count: 0)
+            let index = PackIndex(file: file, name: name, capacity: initialCapacity, count: 0)
             try index.file.resize(to: headerSize + initialCapacity * slotSize)
             try index.writeHeader()
             return index
@@ -63,7 +63,7 @@ package struct PackIndex {
 
     /// A new empty table in `file`, named `name`, of at least `capacity` slots.
     package static func create(in file: PackFile, name: String, capacity: Int = initialCapacity) throws -> PackIndex {
-        var index = PackIndex(file: file, name: name, capacity: max(initialCapacity, capacity), count: 0)
+        let index = PackIndex(file: file, name: name, capacity: max(initialCapacity, capacity), count: 0)
         try file.resize(to: 0)
         try file.resize(to: headerSize + index.capacity * slotSize)
         try index.writeHeader()

@@ -177,7 +177,7 @@ package final class RecordPack: Sendable {
                 read = try open.bytes(at: location.offset, count: count)
             } else {
                 let name = Self.segmentName(location.segment)
-                read = try folder.withRegularFile(name) { descriptor, _ in
+                read = folder.withRegularFile(name) { descriptor, _ in
                     try? PackFile.bytes(descriptor, at: location.offset, count: count, path: name)
                 } ?? nil
             }
