@@ -168,16 +168,17 @@ let package = Package(
         // MARK: Tests
         // Tests' child processes (ChildProcess): posix_spawn with every other descriptor closed.
         .target(name: "_CTestSpawn", path: "Tests/_CTestSpawn"),
-        .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis", "_CTestSpawn"], path: "Tests/_TestSupport"),
+        .target(name: "_TestSupport", dependencies: ["ImageCore", "FaceAnalysis", "Inference", "_CTestSpawn"], path: "Tests/_TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "_TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "_TestSupport"]),
         .testTarget(name: "ArchiveIOTests", dependencies: ["ArchiveIO", "_TestSupport"]),
         .testTarget(name: "VideoIOTests", dependencies: ["VideoIO", "ImageCore", "_TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "_TestSupport"]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "InferenceWide", "CInt8Convolution", "TFLite", "_TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "_TestSupport"]),
-        .testTarget(name: "FacepipeCLITests", dependencies: ["FacepipeCLI", "Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "ImageCodecs", "ImageCore", "_TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "ArchiveIO", "ImageCodecs", "_TestSupport", "FaceAnalysis",
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "ImageCodecs", "ImageCore", "Inference", "_TestSupport",
+            .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "FacepipeCLITests", dependencies: ["FacepipeCLI", "Pipeline", "Pipelines", "ImageCodecs", "ImageCore", "_TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "RunFolders", "PipelineRunning", "Pipelines", "ArchiveIO", "ImageCodecs", "ImageCore", "_TestSupport", "FaceAnalysis",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "CSV", package: "CSV.swift")]),
     ]
 )

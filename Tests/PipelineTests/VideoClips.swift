@@ -1,7 +1,6 @@
 import Foundation
 import ImageCore
 import Pipeline
-import RunFolders
 import _TestSupport
 
 /// Video clips made at test time with the `ffmpeg` command (installed by
