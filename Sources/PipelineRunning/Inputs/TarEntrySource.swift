@@ -65,8 +65,10 @@ struct TarEntrySource: EntryReader {
 
 extension RunInput {
     /// An archive file; the manifest names it by its last path component.
+    /// Anything but a regular file there (a FIFO, a device) is a stream.
     public static func archive(path: String, maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: regularFileSize(path), reader: {
+        let size = regularFileSize(path)
+        return RunInput(name: URL(fileURLWithPath: path).lastPathComponent, path: path, byteSize: size, isStream: size == nil, reader: {
             try TarEntrySource(path: path, maxEntryBytes: maxEntryBytes)
         })
     }
@@ -76,7 +78,7 @@ extension RunInput {
     /// descriptor open for the run.
     public static func archiveStream(fileDescriptor: Int32, name: String, path: String,
                                      maxEntryBytes: Int = 512 << 20) -> RunInput {
-        RunInput(name: name, path: path, byteSize: nil, reader: {
+        RunInput(name: name, path: path, byteSize: nil, isStream: true, reader: {
             try TarEntrySource(fileDescriptor: fileDescriptor, name: path, maxEntryBytes: maxEntryBytes)
         })
     }

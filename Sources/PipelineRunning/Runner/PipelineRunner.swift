@@ -150,6 +150,8 @@ public enum PipelineRunner {
             var encodes = RunSchedule<PendingPlacement<Writer.Rendering.Encoded>>(
                 workers: configuration.workers, window: configuration.reorderWindow,
                 byteBudget: configuration.reorderBytes, bytes: \.heldBytes)
+            // Encode tasks started and finished so far (a stream's reads wait for those started).
+            var encodesStarted = 0, encodesFinished = 0
             // Positions past the ordered step waiting for an encode task, in order.
             var ordered: [(name: String, notice: RunNotice?, rendering: Result<Writer.Rendering, any Error>)] = []
             let shares = InputShares.of(sizes: inputs.map(\.byteSize))
@@ -183,6 +185,7 @@ public enum PipelineRunner {
                         guard encodes.canStart else { return }
                         ordered.removeFirst()
                         let position = encodes.start()
+                        encodesStarted += 1
                         group.addTask {
                             .encoded(PendingPlacement(name: next.name, notice: next.notice, result: Result { try rendering.encoded() }),
                                      at: position)
@@ -225,6 +228,7 @@ public enum PipelineRunner {
                 case .processed(let outcome):
                     order(schedule.finished(outcome, at: outcome.sequence))
                 case .encoded(let placement, let position):
+                    encodesFinished += 1
                     place(encodes.finished(placement, at: position))
                     encodeOrdered()
                 case nil:
@@ -264,6 +268,13 @@ public enum PipelineRunner {
                         described[archiveNumber].error = "not read to the end: the run stopped"
                         writer.markInterrupted()
                         break inputs
+                    }
+                    if input.isStream {
+                        // The next read may wait for the stream's writer: first place the entries whose
+                        // encode steps have started, so a stalled stream holds no finished entry back
+                        // (with one worker, entry k is written once entry k + 1 is read).
+                        let started = encodesStarted
+                        while encodesFinished < started { await receiveOne() }
                     }
                     let item: SourceItem?
                     do {
