@@ -78,31 +78,40 @@ package struct PipelineFileBuild {
 
     /// `compiler --version`, trimmed (the driver leaves a folder in TMPDIR: `temporaryFolder`).
     static func version(of compiler: String, temporaryFolder: URL) async throws(PipelineFileError) -> String {
-        let (status, output): (TerminationStatus, String?)
         do {
-            let result = try await Subprocess.run(.path(FilePath(compiler)), arguments: ["--version"],
-                                                  environment: .inherit.updating(["TMPDIR": temporaryFolder.path]),
-                                                  output: .string(limit: Self.answerLimit))
-            (status, output) = (result.terminationStatus, result.standardOutput)
+            return try await answer(of: compiler, ["--version"],
+                                    environment: .inherit.updating(["TMPDIR": temporaryFolder.path])).get()
         } catch {
-            throw .compilerVersionUnreadable(compiler: compiler, reason: "\(error)")
+            throw .compilerVersionUnreadable(compiler: compiler, reason: error.reason)
         }
-        let text = (output ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status.isSuccess, !text.isEmpty else {
-            throw .compilerVersionUnreadable(compiler: compiler, reason: Self.describe(status))
-        }
-        return text
     }
 
-    /// The most bytes read of a child's answer (`swiftc --version`, the tool's pipeline name).
-    static let answerLimit = 64 << 10
+    /// Why a child gave no answer: it did not start, failed, or printed nothing.
+    struct NoAnswer: Error {
+        let reason: String
+    }
 
-    /// How a child ended, for a message: "exit status N" or "signal N".
-    static func describe(_ status: TerminationStatus) -> String {
-        switch status {
-        case .exited(let code): "exit status \(code)"
-        case .signaled(let signal): "signal \(signal)"
+    /// What `executable ARGUMENTS` prints on standard output (at most 64 KiB),
+    /// trimmed, when it exits 0 having printed something (`swiftc --version`,
+    /// the tool's pipeline name); else why not.
+    static func answer(of executable: String, _ arguments: [String],
+                       environment: Environment = .inherit) async -> Result<String, NoAnswer> {
+        let (status, output): (TerminationStatus, String)
+        do {
+            let result = try await Subprocess.run(.path(FilePath(executable)), arguments: Arguments(arguments),
+                                                  environment: environment, output: .string(limit: 64 << 10))
+            (status, output) = (result.terminationStatus, result.standardOutput)
+        } catch {
+            return .failure(NoAnswer(reason: "\(error)"))
         }
+        let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status.isSuccess, !text.isEmpty else {
+            switch status {
+            case .exited(let code): return .failure(NoAnswer(reason: "exit status \(code)"))
+            case .signaled(let signal): return .failure(NoAnswer(reason: "signal \(signal)"))
+            }
+        }
+        return .success(text)
     }
 
     private static func firstLine(_ text: String) -> String {
@@ -209,18 +218,13 @@ package struct PipelineFileBuild {
 
     /// Asks the built tool its pipeline's name.
     private func pipelineName(of executable: URL, file: String) async throws(PipelineFileError) -> String {
-        let (status, output): (TerminationStatus, String?)
+        let name: String
         do {
-            let result = try await Subprocess.run(.path(FilePath(executable.path)), arguments: [Self.nameQuery],
-                                                  output: .string(limit: Self.answerLimit))
-            (status, output) = (result.terminationStatus, result.standardOutput)
+            name = try await Self.answer(of: executable.path, [Self.nameQuery]).get()
         } catch {
-            throw .nameUnreadable(path: file, reason: "\(error)")
+            throw .nameUnreadable(path: file, reason: error.reason)
         }
-        let name = (output ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status.isSuccess, !name.isEmpty, !name.contains("\n") else {
-            throw .nameUnreadable(path: file, reason: Self.describe(status))
-        }
+        guard !name.contains("\n") else { throw .nameUnreadable(path: file, reason: "more than one line") }
         return name
     }
 

@@ -95,9 +95,10 @@ package final class ManifestReader {
     package func nextRow() throws(ReportError) -> ManifestRow? {
         precondition(otherHeader == nil, "\(shownAs) is not a manifest")
         guard let record = try next() else { return nil }
-        let row = ManifestRow(cells: record + [String](repeating: "", count: Manifest.columns.count - header.count))
-        guard let row else { preconditionFailure("the header has \(header.count) columns") }
-        return row
+        // A manifest's header is checked to be one of the two (readHeader): a row of it fits ManifestRow.
+        let cells = header.count == Manifest.columns.count ? record
+            : record + [String](repeating: "", count: Manifest.columns.count - header.count)
+        return ManifestRow(cells: cells)!
     }
 
     /// The next record of another CSV file (`init(descriptor:shownAs:header:observer:)`),
