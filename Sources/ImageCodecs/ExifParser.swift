@@ -53,11 +53,17 @@ public enum ExifParser {
             return nil
         }
         var found: ExifOrientation?
+        // Orientation entries that could not be read, each with why; what
+        // became of the orientation is said once it is known.
+        var unread: [String] = []
+        func unreadOutcome() -> String { found.map { "ignored: another Orientation tag gives \($0.rawValue)" } ?? "orientation 1 assumed" }
         for index in 0..<Int(entryCount) {
             let entry = ifdOffset + 2 + 12 * index
             guard let tag = reader.uint16(at: entry), let type = reader.uint16(at: entry + 2),
                   let count = reader.uint32(at: entry + 4) else {
-                warnings.append("EXIF: IFD0 declares \(entryCount) entries but the block ends after \(index); orientation 1 assumed")
+                warnings += unread.map { "\($0); \(unreadOutcome())" }
+                warnings.append("EXIF: IFD0 declares \(entryCount) entries but the block ends after \(index); "
+                                + (found == nil ? "orientation 1 assumed" : "the Orientation tag read before it is kept"))
                 return found
             }
             guard tag == orientationTag else { continue }
@@ -70,19 +76,20 @@ public enum ExifParser {
             case 3: value = reader.uint16(at: entry + 8).map(UInt32.init)  // SHORT, the type the standard requires
             case 4: value = reader.uint32(at: entry + 8)  // LONG, written by some tools
             default:
-                warnings.append("EXIF: Orientation tag has type \(type), expected SHORT (3); orientation 1 assumed")
+                unread.append("EXIF: Orientation tag has type \(type), expected SHORT (3)")
                 continue
             }
             guard count >= 1, let value else {
-                warnings.append("EXIF: Orientation tag holds no value; orientation 1 assumed")
+                unread.append("EXIF: Orientation tag holds no value")
                 continue
             }
             guard let orientation = ExifOrientation(rawValue: Int(value)) else {
-                warnings.append("EXIF: Orientation value \(value) is outside 1...8; orientation 1 assumed")
+                unread.append("EXIF: Orientation value \(value) is outside 1...8")
                 continue
             }
             found = orientation
         }
+        warnings += unread.map { "\($0); \(unreadOutcome())" }
         return found
     }
 }

@@ -66,7 +66,7 @@ import Testing
         let good = TestImages.exifTIFF(orientation: 8, bigEndian: true)
         let result = ExifParser.orientation(fromTIFF: Array(good.prefix(8 + 2 + 24)))
         #expect(result.orientation == .leftBottom)
-        #expect(result.warnings.count == 1)
+        #expect(result.warnings == ["EXIF: IFD0 declares 3 entries but the block ends after 2; the Orientation tag read before it is kept"])
     }
 
     @Test func selfReferencingIFDChainDoesNotLoop() {
@@ -76,13 +76,34 @@ import Testing
         #expect(ExifParser.orientation(fromTIFF: tiff).orientation == .bottomRight)
     }
 
-    @Test func randomBytesNeverTrap() {
+    /// Damaged blocks (three bytes changed, or cut short) give an orientation
+    /// and warnings that agree with it: a warning that assumes orientation 1
+    /// comes only with orientation 1. A block cut after its Orientation
+    /// entry (bytes 22–31 of `exifTIFF`; the parser reads the third entry's tag, type and count, up to byte 42) keeps
+    /// that orientation and says so.
+    @Test func damagedBlocksSayWhatTheyReturn() {
+        var warned = 0, assumedOne = 0
         for seed in 1...300 {
-            var bytes = TestImages.exifTIFF(orientation: 6, bigEndian: seed % 2 == 0)
+            let good = TestImages.exifTIFF(orientation: 6, bigEndian: seed % 2 == 0)
+            var bytes = good
             let noise = TestImages.noise(count: 6, seed: UInt64(seed))
             for k in 0..<3 { bytes[Int(noise[2 * k]) % bytes.count] = noise[2 * k + 1] }
-            _ = ExifParser.orientation(fromTIFF: bytes)
-            _ = ExifParser.orientation(fromTIFF: Array(bytes.prefix(Int(noise[0]) % bytes.count)))
+            for block in [bytes, Array(bytes.prefix(Int(noise[0]) % bytes.count))] {
+                let result = ExifParser.orientation(fromTIFF: block)
+                #expect(result.warnings.allSatisfy { $0.hasPrefix("EXIF: ") }, "\(result.warnings)")
+                if result.warnings.contains(where: { $0.hasSuffix("orientation 1 assumed") }) {
+                    assumedOne += 1
+                    #expect(result.orientation == .topLeft, "\(block): \(result.warnings)")
+                }
+                if !result.warnings.isEmpty { warned += 1 }
+            }
+            let length = seed % (good.count + 1)
+            let cut = ExifParser.orientation(fromTIFF: Array(good.prefix(length)))
+            #expect(cut.orientation == (length >= 32 ? .rightTop : .topLeft), "cut at \(length): \(cut)")
+            #expect(cut.warnings.isEmpty == (length >= 42), "cut at \(length): \(cut)")
+            #expect(cut.warnings.allSatisfy { !$0.hasSuffix("orientation 1 assumed") } == (length >= 32), "cut at \(length): \(cut)")
         }
+        // The damage reaches the parser's checks.
+        #expect(warned > 100 && assumedOne > 50, "\(warned) warned, \(assumedOne) assumed 1")
     }
 }
