@@ -45,13 +45,13 @@ package final class CanvasDetector {
     /// `lowScores` (probes only) also receives every detection from its
     /// floor up, with the stride of the output layer that found it.
     func detect(in levelImage: RGBImage, canvas: SearchPlan.Tile, minScore: Float,
-                lowScores: (floor: Float, receive: (_ stride: Int, NormalizedDetection) -> Void)? = nil) throws(FaceAnalysisError) -> [NormalizedDetection] {
+                lowScores: (floor: Float, receive: (_ stride: Int, DetectionCandidate) -> Void)? = nil) throws(FaceAnalysisError) -> [DetectionCandidate] {
         let interpreter = try self.interpreter(width: canvas.width, height: canvas.height)
         let layers = try outputLayers(of: interpreter, canvas: canvas)
         // The probes' floor decodes more than `minScore`; the rest is filtered below.
         let decodeFloor = lowScores.map { min($0.floor, minScore) } ?? minScore
         var grids = layers.map { DetectionGridRows(layer: $0, minScore: decodeFloor) }
-        var found: [NormalizedDetection] = []
+        var found: [DetectionCandidate] = []
         func needs(_ head: Int, _ rows: Range<Int>) -> Bool {
             grids.allSatisfy { $0.layer.regressorsHead != head || $0.needsRegressors(rows) }
         }
@@ -62,7 +62,7 @@ package final class CanvasDetector {
                     grids[index].decodeReadyRows(into: &found)
                     continue
                 }
-                var low: [NormalizedDetection] = []
+                var low: [DetectionCandidate] = []
                 grids[index].decodeReadyRows(into: &low)
                 for detection in low { lowScores.receive(grids[index].layer.stride, detection) }
                 found += low.filter { $0.score >= minScore }

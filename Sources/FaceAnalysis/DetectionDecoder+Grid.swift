@@ -9,13 +9,13 @@ extension DetectionDecoder {
     /// Each row is decoded by `decodeGridRow`.
     package static func decodeGrid(regressors: UnsafeBufferPointer<Float>, classificators: UnsafeBufferPointer<Float>,
                                    width: Int, height: Int, configuration: DetectorConfiguration,
-                                   minScore: Float = defaultMinScore) throws(FaceAnalysisError) -> [NormalizedDetection] {
+                                   minScore: Float = defaultMinScore) throws(FaceAnalysisError) -> [DetectionCandidate] {
         let count = configuration.anchorCount(width: width, height: height)
         guard regressors.count == count * 16, classificators.count == count else {
             throw .unexpectedModelShape(model: configuration.modelFile,
                 detail: "expected \(count)×16 regressors and \(count) scores for a \(width)×\(height) canvas, got \(regressors.count) and \(classificators.count)")
         }
-        var result: [NormalizedDetection] = []
+        var result: [DetectionCandidate] = []
         var layerStart = 0
         for (stride, perCell) in zip(configuration.strides, configuration.anchorsPerCell) {
             let columns = width / stride, rows = height / stride, rowAnchors = columns * perCell
@@ -41,7 +41,7 @@ extension DetectionDecoder {
     /// `centre_px + raw` here. Scores as `decode`.
     package static func decodeGridRow(scores: UnsafeBufferPointer<Float>, regressors: UnsafeBufferPointer<Float>,
                                       row: Int, stride: Int, anchorsPerCell: Int, minScore: Float,
-                                      into result: inout [NormalizedDetection]) {
+                                      into result: inout [DetectionCandidate]) {
         precondition(regressors.count == scores.count * 16 && scores.count % anchorsPerCell == 0, "a grid row's scores and regressors disagree")
         let threshold = max(minScore, 0), candidate = candidateFloor(minScore: minScore)
         let ay = (Float(row) + 0.5) * Float(stride)
@@ -54,7 +54,7 @@ extension DetectionDecoder {
             guard r.isFinite else { continue }
             let ax = (Float(i / anchorsPerCell) + 0.5) * Float(stride)
             guard let c = coordinates(regressed: r, anchorX: ax, anchorY: ay) else { continue }
-            result.append(NormalizedDetection(coordinates: c, score: score))
+            result.append(DetectionCandidate(coordinates: c, score: score))
         }
     }
 

@@ -22,7 +22,7 @@ package struct DetectionDecoder: Sendable {
     ///   - classificators: `anchorCount` logits.
     /// - Returns: detections in anchor order, or an error naming the size mismatch.
     package func decode(regressors: UnsafeBufferPointer<Float>, classificators: UnsafeBufferPointer<Float>,
-                        minScore: Float = DetectionDecoder.defaultMinScore) throws(FaceAnalysisError) -> [NormalizedDetection] {
+                        minScore: Float = DetectionDecoder.defaultMinScore) throws(FaceAnalysisError) -> [DetectionCandidate] {
         let count = anchors.count
         guard regressors.count == count * 16, classificators.count == count else {
             throw .unexpectedModelShape(model: configuration.modelFile,
@@ -30,7 +30,7 @@ package struct DetectionDecoder: Sendable {
         }
         let scale = 1 / Float(configuration.inputSize)
         let threshold = max(minScore, 0)
-        var result: [NormalizedDetection] = []
+        var result: [DetectionCandidate] = []
         for i in 0..<count {
             let raw = min(max(classificators[i], -Self.rawScoreLimit), Self.rawScoreLimit)
             let score = 1 / (1 + Foundation.exp(-raw))
@@ -39,7 +39,7 @@ package struct DetectionDecoder: Sendable {
             for k in 0..<16 { r[k] = regressors[i * 16 + k] * scale }
             guard r.isFinite else { continue }
             guard let c = Self.coordinates(regressed: r, anchorX: anchors[i].x, anchorY: anchors[i].y) else { continue }
-            result.append(NormalizedDetection(coordinates: c, score: score))
+            result.append(DetectionCandidate(coordinates: c, score: score))
         }
         return result
     }

@@ -68,7 +68,7 @@ package struct DetectionGridRows {
 
     /// Decodes, in order, every row whose scores have arrived and whose
     /// regressors have too or are not needed, then forgets it.
-    package mutating func decodeReadyRows(into found: inout [NormalizedDetection]) {
+    package mutating func decodeReadyRows(into found: inout [DetectionCandidate]) {
         let n = rowScores, start = nextRow, scoresEnd = nextRow + scores.count / n
         let boxes = regressorsStart..<regressorsEnd
         var row = start

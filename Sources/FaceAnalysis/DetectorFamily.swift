@@ -6,7 +6,7 @@ import Inference
 /// its kernels; a ``DetectorComposition`` (what a ``DetectorMode`` means)
 /// picks among them. Adding a detector is its decoder's file plus one row.
 package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
-    /// How the network's outputs become ``NormalizedDetection``s.
+    /// How the network's outputs become ``DetectionCandidate``s.
     package enum Decoding: Sendable, Hashable {
         /// BlazeFace: SSD anchors laid out as the configuration says
         /// (``DetectionDecoder``), sigmoid scores, then MediaPipe's weighted

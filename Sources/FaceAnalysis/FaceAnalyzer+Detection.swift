@@ -114,7 +114,7 @@ extension FaceAnalyzer {
                     observer?.ranCanvas(tile, kept: [], skipped: true)
                     continue
                 }
-                var lowScores: (floor: Float, receive: (Int, NormalizedDetection) -> Void)?
+                var lowScores: (floor: Float, receive: (Int, DetectionCandidate) -> Void)?
                 if let observer, let floor = observer.lowScoreFloor {
                     lowScores = (floor, { stride, detection in
                         observer.lowScore(level: tile.level, stride: stride, detection: plan.toImage(detection, of: tile))
@@ -125,7 +125,7 @@ extension FaceAnalyzer {
                 let decodeFloor = rereader == nil ? tileMinScore : min(minScore, tileMinScore)
                 let decoded = try canvasDetector(canvasFamily, options.canvasArithmetic).detect(in: levelImage, canvas: tile,
                                                                                               minScore: decodeFloor, lowScores: lowScores)
-                func onTile(_ detections: [NormalizedDetection]) -> [FaceDetection] {
+                func onTile(_ detections: [DetectionCandidate]) -> [FaceDetection] {
                     detections.filter { detection in
                         !tile.touchesInnerEdge(minX: detection.xmin, maxX: detection.xmax, margin: pyramid.innerEdgeMargin)
                             && pyramid.keeps(width: detection.xmax - detection.xmin, finest: tile.level == 1)
@@ -157,7 +157,7 @@ extension FaceAnalyzer {
     /// `picture` (resampled to its input, black outside the picture):
     /// detections from `minScore` after weighted NMS, normalised to the square.
     static func detect(in picture: RGBImage, square: SquareRegion, runner: ModelRunner, decoder: DetectionDecoder,
-                       minScore: Float) throws(FaceAnalysisError) -> [NormalizedDetection] {
+                       minScore: Float) throws(FaceAnalysisError) -> [DetectionCandidate] {
         try runner.run { input in
             TensorSampler.resize(picture, region: square, size: decoder.configuration.inputSize,
                                  valueScale: 2 / 255, valueOffset: -1, into: input)
@@ -173,7 +173,7 @@ extension FaceAnalyzer {
 
     /// Weighted NMS over detections from several regions, in pixels.
     static func mergeAcrossRegions(_ faces: [FaceDetection]) -> [FaceDetection] {
-        NonMaximumSuppression.weighted(faces.map(NormalizedDetection.init(pixels:))).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
+        NonMaximumSuppression.weighted(faces.map(DetectionCandidate.init(pixels:))).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
     }
 }
 

@@ -36,7 +36,7 @@ extension FaceAnalyzer {
             .map { $0.mapped(by: turned.toSource, growth: growth) }
             .filter { $0.box.centerX >= 0 && $0.box.centerY >= 0 && $0.box.centerX <= width && $0.box.centerY <= height }
         let all = found + back
-        return NonMaximumSuppression.greedyKept(all.map(NormalizedDetection.init(pixels:)), overlapThreshold: Self.turnedSearchOverlap)
+        return NonMaximumSuppression.greedyKept(all.map(DetectionCandidate.init(pixels:)), overlapThreshold: Self.turnedSearchOverlap)
             .map { all[$0] }
     }
 }

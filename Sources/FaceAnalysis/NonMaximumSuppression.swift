@@ -5,7 +5,7 @@ import ImageCore
 /// BlazeFace's families and the merge of their regions) and
 /// ``greedy(_:overlapThreshold:candidateLimit:keepLimit:)``
 /// (libfacedetection's, YuNet-s's tiles and levels), both over
-/// ``NormalizedDetection`` and both measuring
+/// ``DetectionCandidate`` and both measuring
 /// ``intersectionOverUnion(_:_:)``.
 ///
 /// Deterministic: ties in score keep input order.
@@ -18,7 +18,7 @@ package enum NonMaximumSuppression {
         var width: Float, height: Float
 
         @inline(__always)
-        package init(_ detection: NormalizedDetection) {
+        package init(_ detection: DetectionCandidate) {
             let c = detection.coordinates
             xmin = c[0]; ymin = c[1]; xmax = c[2]; ymax = c[3]
             width = c[2] - c[0]; height = c[3] - c[1]
@@ -52,10 +52,10 @@ package enum NonMaximumSuppression {
     /// with the best detection's score.
     package static let weightedThreshold: Float = 0.3
 
-    package static func weighted(_ detections: [NormalizedDetection],
-                                 iouThreshold: Float = weightedThreshold) -> [NormalizedDetection] {
+    package static func weighted(_ detections: [DetectionCandidate],
+                                 iouThreshold: Float = weightedThreshold) -> [DetectionCandidate] {
         var remaining = order(detections)
-        var output: [NormalizedDetection] = []
+        var output: [DetectionCandidate] = []
         while let best = remaining.first {
             let bestDetection = detections[best], bestExtent = Extent(bestDetection)
             var weighted = SIMD16<Float>()
@@ -74,7 +74,7 @@ package enum NonMaximumSuppression {
                 }
             }
             let merged = members > 1 && totalScore > 0 ? weighted / totalScore : bestDetection.coordinates
-            output.append(NormalizedDetection(coordinates: merged, score: bestDetection.score))
+            output.append(DetectionCandidate(coordinates: merged, score: bestDetection.score))
             remaining = rest
         }
         return output
@@ -83,8 +83,8 @@ package enum NonMaximumSuppression {
     /// libfacedetection's greedy suppression: the best `candidateLimit` by
     /// score, each kept unless its IoU with one already kept exceeds
     /// `overlapThreshold`, at most `keepLimit` kept.
-    package static func greedy(_ detections: [NormalizedDetection], overlapThreshold: Float,
-                               candidateLimit: Int = .max, keepLimit: Int = .max) -> [NormalizedDetection] {
+    package static func greedy(_ detections: [DetectionCandidate], overlapThreshold: Float,
+                               candidateLimit: Int = .max, keepLimit: Int = .max) -> [DetectionCandidate] {
         greedyKept(detections, overlapThreshold: overlapThreshold, candidateLimit: candidateLimit, keepLimit: keepLimit)
             .map { detections[$0] }
     }
@@ -92,7 +92,7 @@ package enum NonMaximumSuppression {
     /// The indices of the detections ``greedy(_:overlapThreshold:candidateLimit:keepLimit:)``
     /// keeps, in the order it keeps them (for callers that keep more
     /// about each detection than its coordinates).
-    package static func greedyKept(_ detections: [NormalizedDetection], overlapThreshold: Float,
+    package static func greedyKept(_ detections: [DetectionCandidate], overlapThreshold: Float,
                                    candidateLimit: Int = .max, keepLimit: Int = .max) -> [Int] {
         var kept: [Int] = []
         var keptExtents: [Extent] = []
@@ -107,7 +107,7 @@ package enum NonMaximumSuppression {
     }
 
     /// Indices by score, best first, ties in input order.
-    private static func order(_ detections: [NormalizedDetection]) -> [Int] {
+    private static func order(_ detections: [DetectionCandidate]) -> [Int] {
         detections.indices.sorted { a, b in
             detections[a].score != detections[b].score ? detections[a].score > detections[b].score : a < b
         }

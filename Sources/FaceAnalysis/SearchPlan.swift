@@ -139,7 +139,7 @@ package struct SearchPlan: Sendable, Equatable {
     }
 
     /// Maps a detection normalized to `region` into picture pixels.
-    package func toImage(_ detection: NormalizedDetection, of region: Region) -> FaceDetection {
+    package func toImage(_ detection: DetectionCandidate, of region: Region) -> FaceDetection {
         let inLevel = region.square.toImage(detection)
         guard region.level > 0 else { return inLevel }
         let (sx, sy) = pictureScale(of: region.level)
@@ -150,7 +150,7 @@ package struct SearchPlan: Sendable, Equatable {
     }
 
     /// Maps a detection in pixels of `tile` into picture pixels.
-    package func toImage(_ detection: NormalizedDetection, of tile: Tile) -> FaceDetection {
+    package func toImage(_ detection: DetectionCandidate, of tile: Tile) -> FaceDetection {
         let (sx, sy) = pictureScale(of: tile.level)
         let ox = Float(tile.x), oy = Float(tile.y)
         let c = detection.coordinates

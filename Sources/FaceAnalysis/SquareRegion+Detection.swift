@@ -2,7 +2,7 @@ import ImageCore
 
 extension SquareRegion {
     /// Maps a detection normalized to this square into image pixels.
-    package func toImage(_ detection: NormalizedDetection) -> FaceDetection {
+    package func toImage(_ detection: DetectionCandidate) -> FaceDetection {
         let c = detection.coordinates
         let box = Rect(x: x + c[0] * side, y: y + c[1] * side,
                        width: (c[2] - c[0]) * side, height: (c[3] - c[1]) * side)

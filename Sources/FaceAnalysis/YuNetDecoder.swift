@@ -34,7 +34,7 @@ package enum YuNetDecoder {
         let floor: Float
         /// Each level's candidates in cell order (levels are joined finest
         /// first, so ties sort as in libfacedetection).
-        var candidates: [[NormalizedDetection]] = Array(repeating: [], count: YuNetGraph.strides.count)
+        var candidates: [[DetectionCandidate]] = Array(repeating: [], count: YuNetGraph.strides.count)
 
         /// For an input `width` (padded) pixels wide, decoding scores from `floor`.
         package init(width: Int, floor: Float = candidateThreshold) {
@@ -59,7 +59,7 @@ package enum YuNetDecoder {
                     c[4 + 2 * k] = heads[kps + 2 * k] * s + px
                     c[5 + 2 * k] = heads[kps + 2 * k + 1] * s + py
                 }
-                candidates[level].append(NormalizedDetection(coordinates: c, score: score))
+                candidates[level].append(DetectionCandidate(coordinates: c, score: score))
             }
         }
 
@@ -83,11 +83,11 @@ package enum YuNetDecoder {
     /// The same greedy NMS, without limits, over faces of several regions
     /// (tiles and levels of a `SearchPlan`), in the order given for equal scores.
     static func suppress(_ faces: [FaceDetection]) -> [FaceDetection] {
-        NonMaximumSuppression.greedy(faces.map(NormalizedDetection.init(pixels:)), overlapThreshold: overlapThreshold).map(face)
+        NonMaximumSuppression.greedy(faces.map(DetectionCandidate.init(pixels:)), overlapThreshold: overlapThreshold).map(face)
     }
 
     /// A decoded candidate in pixels as a face found by YuNet-s (five keypoints).
-    static func face(_ d: NormalizedDetection) -> FaceDetection {
+    static func face(_ d: DetectionCandidate) -> FaceDetection {
         let c = d.coordinates
         return FaceDetection(box: Rect(x: c[0], y: c[1], width: c[2] - c[0], height: c[3] - c[1]), score: d.score,
                              keypoints: (0..<5).map { Point(x: c[4 + 2 * $0], y: c[5 + 2 * $0]) }, foundBy: .yunet)

@@ -78,10 +78,10 @@ struct DetectionDecoderTests {
 }
 
 struct WeightedNonMaximumSuppressionTests {
-    func detection(_ x: Float, _ score: Float, width: Float = 0.2) -> NormalizedDetection {
+    func detection(_ x: Float, _ score: Float, width: Float = 0.2) -> DetectionCandidate {
         var c = SIMD16<Float>(repeating: x)
         c[1] = 0.1; c[2] = x + width; c[3] = 0.1 + width
-        return NormalizedDetection(coordinates: c, score: score)
+        return DetectionCandidate(coordinates: c, score: score)
     }
 
     @Test func mergesOverlappingDetectionsByScoreWeight() {

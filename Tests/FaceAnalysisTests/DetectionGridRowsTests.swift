@@ -36,7 +36,7 @@ struct DetectionGridRowsTests {
     func bandsAndDeclinedRowsDecodeAsWholeRows(_ c: Case) {
         let rows = 61, columns = 23, n = columns * c.anchorsPerCell
         let (scores, regressors) = Self.grid(rows: rows, columns: columns, anchors: c.anchorsPerCell, seed: c.seed)
-        var expected: [NormalizedDetection] = []
+        var expected: [DetectionCandidate] = []
         scores.withUnsafeBufferPointer { s in
             regressors.withUnsafeBufferPointer { r in
                 for row in 0..<rows {
@@ -53,7 +53,7 @@ struct DetectionGridRowsTests {
         var generator = SplitMix64(seed: c.seed &+ 100)
         let layer = DetectionGridRows.Layer(stride: 8, anchorsPerCell: c.anchorsPerCell, columns: columns, scoresHead: 0, regressorsHead: 1)
         var grid = DetectionGridRows(layer: layer, minScore: c.minScore)
-        var found: [NormalizedDetection] = []
+        var found: [DetectionCandidate] = []
         var pending: [Range<Int>] = []
         var declined = 0
         func deliverRegressors(_ band: Range<Int>) {

@@ -146,7 +146,7 @@ struct DetectionRegionPlanTests {
         let canvas = try #require(plan.tiles.last)
         var coordinates = SIMD16<Float>(repeating: 96)
         coordinates[0] = 48; coordinates[1] = 96; coordinates[2] = 144; coordinates[3] = 192
-        let face = plan.toImage(NormalizedDetection(coordinates: coordinates, score: 0.9), of: canvas)
+        let face = plan.toImage(DetectionCandidate(coordinates: coordinates, score: 0.9), of: canvas)
         let sx = Float(c.width) / Float(plan.levels[canvas.level].width), sy = Float(c.height) / Float(plan.levels[canvas.level].height)
         #expect(abs(face.box.x - (Float(canvas.x) + 48) * sx) < 1e-2 * sx)
         #expect(abs(face.box.y - (Float(canvas.y) + 96) * sy) < 1e-2 * sy)

@@ -4,7 +4,7 @@
 /// YuNet-s's five and two unused lanes) in the frame the decoder works in
 /// (a BlazeFace model's normalized input, YuNet-s's input pixels, or
 /// picture pixels for a merge across regions) and its score.
-package struct NormalizedDetection: Sendable, Equatable {
+package struct DetectionCandidate: Sendable, Equatable {
     package var coordinates: SIMD16<Float>
     package var score: Float
 
