@@ -151,19 +151,6 @@ extension Kernels {
                     oy += 4
                     continue
                 }
-                // Then three where there are three (a streamed window of three rows: one sweep, not two and one).
-                if oy + 2 < g.outHeight {
-                    if firstFull < lastFull {
-                        let first = output + (oy * g.outWidth + firstFull) * channels, next = g.outWidth * channels
-                        Depthwise3x3s1AVX512.threeRows((inputRow(iy0) + start, inputRow(iy0 + 1) + start, inputRow(iy0 + 2) + start,
-                                                        inputRow(iy0 + 3) + start, inputRow(iy0 + 4) + start),
-                                                       channels: channels, table: table, count: interior, activation: activation,
-                                                       outputs: (first, first + next, first + 2 * next))
-                    }
-                    for row in oy..<(oy + 3) { borderPixels(row) }
-                    oy += 3
-                    continue
-                }
                 // Then two output rows per sweep where there are two; their four input rows (or zeros).
                 let pair = oy + 1 < g.outHeight
                 let rows = (inputRow(iy0) + start, inputRow(iy0 + 1) + start, inputRow(iy0 + 2) + start, inputRow(iy0 + 3) + start)

@@ -8,7 +8,7 @@ import InferenceWide
 /// (`DepthwiseKernelTests`).
 package enum DepthwiseKernel: String, MicroKernelFamily {
     /// 3×3 stride 1, no fused ADD: each output row swept as one flat run of
-    /// floats on 16 lanes, four rows at a time (then three, two, one); border pixels
+    /// floats on 16 lanes, four rows at a time (then two, one); border pixels
     /// from a copy of their window (`Depthwise3x3s1AVX512`). Weights, bias and
     /// PReLU slopes packed in `Depthwise3x3s1AVX512.pack`'s table.
     case dwconv3x3s1_4rows_avx512

@@ -74,20 +74,6 @@ public enum Depthwise3x3s1AVX512 {
             (outputs.0, outputs.1, outputs.1, outputs.1), TwoRows.self)
     }
 
-    /// Three output rows at once (output `j` from input rows `j`…`j + 2`):
-    /// a window of three rows in one sweep instead of `twoRows` and `row`,
-    /// whose one-row blocks load about 0.9 vectors per FMA against 0.4
-    /// here (YuNet-s's 16-channel layers on a 2112-px column get three-row
-    /// windows from the streaming budget). Same sums in the same order as `row`.
-    @inline(never)
-    public static func threeRows(_ rows: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
-                                          UnsafePointer<Float>, UnsafePointer<Float>),
-                                 channels: Int, table: UnsafePointer<Float>, count: Int, activation: AVX512Activation,
-                                 outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
-        run((rows.0, rows.1, rows.2, rows.3, rows.4, rows.4), channels, table, count, activation,
-            (outputs.0, outputs.1, outputs.2, outputs.2), ThreeRows.self)
-    }
-
     /// Four output rows at once (output `j` from input rows `j`…`j + 2`):
     /// in blocks of pixels for a multiple of 16 channels (`sweepBlocks`),
     /// else flat, each weight vector loaded once for all four and each of
@@ -134,9 +120,6 @@ public enum Depthwise3x3s1AVX512 {
         let (r0, r1, r2, r3, _, _) = rows
         switch R.value {
         case 4: sweepFour(rows, channels, table, count, outputs, activation)
-        case 3:
-            sweep((r0, r1, r2, r3), channels, table, count, (outputs.0, outputs.1), twoRows: true, activation)
-            sweep((r2, r3, rows.4, rows.4), channels, table, count, (outputs.2, outputs.2), twoRows: false, activation)
         case 2: sweep((r0, r1, r2, r3), channels, table, count, (outputs.0, outputs.1), twoRows: true, activation)
         default: sweep((r0, r1, r2, r2), channels, table, count, (outputs.0, outputs.0), twoRows: false, activation)
         }
@@ -260,7 +243,7 @@ public enum Depthwise3x3s1AVX512 {
 
     /// The sweeps for a channel count that is a multiple of 16 (YuNet-s's
     /// 16, 32 and 64; BlazeFace's 32 to 96): blocks of three pixels ×
-    /// `R.value` output rows (1 to 4: a type, so each specialisation has
+    /// `R.value` output rows (1, 2 or 4: a type, so each specialisation has
     /// its own loop) for each 16 channels, in up to 12 accumulators, with
     /// the slice's nine weight vectors in registers. Each of the
     /// `R.value + 2` input rows' five vectors is read once for the up to
@@ -310,10 +293,9 @@ public enum Depthwise3x3s1AVX512 {
             if rowCount > 1 { taps(r2, k1, &a1) }
             if rowCount > 2 { taps(r2, k0, &a2) }
             if rowCount > 1 { taps(r3, k2, &a1) }
-            if rowCount > 2 { taps(r3, k1, &a2) }
-            if rowCount > 3 { taps(r3, k0, &a3) }
-            if rowCount > 2 { taps(r4, k2, &a2) }
-            if rowCount > 3 { taps(r4, k1, &a3); taps(r5, k2, &a3) }
+            if rowCount > 2 { taps(r3, k1, &a2); taps(r3, k0, &a3) }
+            if rowCount > 2 { taps(r4, k2, &a2); taps(r4, k1, &a3) }
+            if rowCount > 2 { taps(r5, k2, &a3) }
             let b = AVX512Vector.load(table + 9 * span + c)
             @inline(__always) func store(_ a: Three, _ output: UnsafeMutablePointer<Float>) {
                 let o = UnsafeMutableRawPointer(output + f)
@@ -323,8 +305,7 @@ public enum Depthwise3x3s1AVX512 {
             }
             store(a0, outputs.0)
             if rowCount > 1 { store(a1, outputs.1) }
-            if rowCount > 2 { store(a2, outputs.2) }
-            if rowCount > 3 { store(a3, outputs.3) }
+            if rowCount > 2 { store(a2, outputs.2); store(a3, outputs.3) }
         }
         var pixel = 0
         while pixel + 3 <= pixels {
@@ -347,5 +328,4 @@ public enum Depthwise3x3s1AVX512 {
 protocol BlockRows { static var value: Int { get } }
 enum OneRow: BlockRows { static var value: Int { 1 } }
 enum TwoRows: BlockRows { static var value: Int { 2 } }
-enum ThreeRows: BlockRows { static var value: Int { 3 } }
 enum FourRows: BlockRows { static var value: Int { 4 } }
