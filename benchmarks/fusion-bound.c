@@ -49,20 +49,7 @@ FB_TARGET static void qpw_records_avx512vnni(const facepipe_qpw_params *params, 
             q[t] = records + (intptr_t)(pixel + (t < T ? t : 0)) * (4 * G + 4);
             memcpy(&s[t], q[t] + 4 * G, sizeof(float));
         }
-        int32_t o = 0;
-        while (o < O) {
-            const int32_t left = O - o;
-            if (left > 24) {
-                QPW_TILE_AVX512(2);
-                o += 32;
-            } else if (left > 8) {
-                QPW_TILE_AVX512(1);
-                o += 16;
-            } else {
-                QPW_TILE8_AVX512();
-                o += 8;
-            }
-        }
+        QPW_OUTPUT_BLOCKS_AVX512();
     }
 }
 
