@@ -214,8 +214,8 @@ public final class RowStreamingInterpreter {
     /// with its own window setup and border pixels, and on 16 lanes the
     /// one-row sweep loads each input vector for one output row only. Three
     /// rows: a streamed 1056×1024 short-range canvas about 7 % faster, the
-    /// 2112×1024 YuNet-s column about 3 % (docs/BENCHMARKS.md); two gave
-    /// about half of that, four no more than three with larger rings.
+    /// 2112×1024 YuNet-s column 1–3 % (docs/BENCHMARKS.md); two gave about
+    /// half of that, four no more than three with larger rings.
     static func leastRows(_ step: RowStep) -> Int {
         if case let .depthwise(d) = step.step, d.geometry.strideHeight == 1 { return 3 }
         return 1
