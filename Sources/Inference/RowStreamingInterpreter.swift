@@ -207,17 +207,19 @@ public final class RowStreamingInterpreter {
     static func stepRows(rowFloats: Int) -> Int { max(1, stepBytes / max(1, rowFloats * 4)) }
 
     /// The fewest output rows `step` computes per call (fewer only for its
-    /// tensor's last rows), whatever the budget: three for a stride-1
-    /// depthwise step, one otherwise. Rows of more than 128 KiB (YuNet-s's
-    /// 64 channels at 528 px, the short-range detector's 24–96 channels on
-    /// a 1056-px canvas) got one row per call from the budget, each call
-    /// with its own window setup and border pixels, and on 16 lanes the
-    /// one-row sweep loads each input vector for one output row only. Three
-    /// rows: a streamed 1056×1024 short-range canvas about 7 % faster, the
-    /// 2112×1024 YuNet-s column 1–3 % (docs/BENCHMARKS.md); two gave about
-    /// half of that, four no more than three with larger rings.
+    /// tensor's last rows), whatever the budget: three for the 16-lane
+    /// stride-1 depthwise (`dwconv3x3s1_4rows_avx512`), one otherwise. Rows
+    /// of more than 128 KiB (YuNet-s's 64 channels at 528 px, the
+    /// short-range detector's 24–96 channels on a 1056-px canvas) got one
+    /// row per call from the budget, each call with its own window setup
+    /// and border pixels, and that kernel's one-row sweep loads each input
+    /// vector for one output row only. Three rows: a streamed 1056×1024
+    /// short-range canvas about 7 % faster, the 2112×1024 YuNet-s column
+    /// 1–3 % (docs/BENCHMARKS.md); two gave about half of that, four no
+    /// more than three with larger rings. The 8-lane kernels run row by row
+    /// either way; with them the minimum measured no gain.
     static func leastRows(_ step: RowStep) -> Int {
-        if case let .depthwise(d) = step.step, d.geometry.strideHeight == 1 { return 3 }
+        if case let .depthwise(d) = step.step, d.kernel == .dwconv3x3s1_4rows_avx512 { return 3 }
         return 1
     }
 
