@@ -498,6 +498,26 @@ QPW_VNNI_TARGET static inline __attribute__((always_inline)) void store8_avx512(
             if (t < T) store8_avx512(p, first, second, acc[t], _mm256_mul_ps(scales, _mm256_set1_ps(s[t])), pixel + t, o);      \
     } while (0)
 
+/// A tile's `O` output channels in blocks of 32; a last 17–24 as 16 + 8,
+/// 9–16 as 16, 1–8 as 8 (`q`, `s` and `T` the tile's quantized pixels).
+#define QPW_OUTPUT_BLOCKS_AVX512()                                                                               \
+    do {                                                                                                         \
+        int32_t o = 0;                                                                                           \
+        while (o < O) {                                                                                          \
+            const int32_t left = O - o;                                                                          \
+            if (left > 24) {                                                                                     \
+                QPW_TILE_AVX512(2);                                                                              \
+                o += 32;                                                                                         \
+            } else if (left > 8) {                                                                               \
+                QPW_TILE_AVX512(1);                                                                              \
+                o += 16;                                                                                         \
+            } else {                                                                                             \
+                QPW_TILE8_AVX512();                                                                              \
+                o += 8;                                                                                          \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
+
 /// The kernel for activations `first` and `second` (constants where it is
 /// inlined, so the epilogue's activation switch folds away).
 QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni(const facepipe_qpw_params *p, int32_t first, int32_t second) {
@@ -528,21 +548,7 @@ QPW_VNNI_TARGET static inline __attribute__((always_inline)) void qpw_avx512vnni
         } else {
             quantize8_avx512(x, I, G, q, s);
         }
-        // Blocks of 32 channels; a last 17–24 as 16 + 8, 9–16 as 16, 1–8 as 8.
-        int32_t o = 0;
-        while (o < O) {
-            const int32_t left = O - o;
-            if (left > 24) {
-                QPW_TILE_AVX512(2);
-                o += 32;
-            } else if (left > 8) {
-                QPW_TILE_AVX512(1);
-                o += 16;
-            } else {
-                QPW_TILE8_AVX512();
-                o += 8;
-            }
-        }
+        QPW_OUTPUT_BLOCKS_AVX512();
     }
 }
 

@@ -206,12 +206,31 @@ public final class RowStreamingInterpreter {
     /// The most output rows of `rowFloats` floats a step computes per call.
     static func stepRows(rowFloats: Int) -> Int { max(1, stepBytes / max(1, rowFloats * 4)) }
 
+    /// The fewest output rows `step` computes per call (fewer only for its
+    /// tensor's last rows), whatever the budget: three for the 16-lane
+    /// stride-1 depthwise (`dwconv3x3s1_4rows_avx512`), one otherwise. Rows
+    /// of more than 128 KiB (YuNet-s's 64 channels at 528 px, the
+    /// short-range detector's 24–96 channels on a 1056-px canvas) got one
+    /// row per call from the budget, each call with its own window setup
+    /// and border pixels, and that kernel's one-row sweep loads each input
+    /// vector for one output row only. Three rows: a streamed 1056×1024
+    /// short-range canvas about 7 % faster, the 2112×1024 YuNet-s column
+    /// 1–3 % (docs/BENCHMARKS.md); two gave about half of that, four no
+    /// more than three with larger rings. The 8-lane kernels run row by row
+    /// either way; with them the minimum measured no gain.
+    static func leastRows(_ step: RowStep) -> Int {
+        if case let .depthwise(d) = step.step, d.kernel == .dwconv3x3s1_4rows_avx512 { return 3 }
+        return 1
+    }
+
     /// Every write of the schedule `run` follows, in order: the tensor
-    /// (0: an input band), its rows, and the bytes of one of its rows.
-    package func scheduledWrites() -> [(tensor: Int, rows: Range<Int>, rowBytes: Int)] {
-        var writes: [(tensor: Int, rows: Range<Int>, rowBytes: Int)] = []
+    /// (0: an input band), its rows, the bytes of one of its rows, and the
+    /// fewest rows its step computes per call (`leastRows`; 1 for an input band).
+    package func scheduledWrites() -> [(tensor: Int, rows: Range<Int>, rowBytes: Int, leastRows: Int)] {
+        var writes: [(tensor: Int, rows: Range<Int>, rowBytes: Int, leastRows: Int)] = []
         Self.schedule(graph, bandRows: bandRows) { _, _, _ in } compute: { tensor, rows in
-            writes.append((tensor, rows, self.graph.tensors[tensor].rows.rowFloats * 4))
+            let least = self.graph.tensors[tensor].producer.map { Self.leastRows(self.graph.steps[$0].row) } ?? 1
+            writes.append((tensor, rows, self.graph.tensors[tensor].rows.rowFloats * 4, least))
         }
         return writes
     }
@@ -219,7 +238,8 @@ public final class RowStreamingInterpreter {
     /// The schedule, shared by the dry run and `run`: passes over every
     /// step in plan order, each computing the output rows its reads allow
     /// but at most `stepRows` of them, so a producer and its reader take
-    /// turns on rows still in cache; when no step can go on, the next input
+    /// turns on rows still in cache, and not before its reads allow
+    /// `leastRows` (or the rest of its tensor); when no step can go on, the next input
     /// band. Before rows `..<end` of a tensor are written, `reserve(tensor,
     /// keep, end)` is told the first row its readers still need; then
     /// `compute(tensor, rows)` writes them (tensor 0: the input band).
@@ -243,7 +263,10 @@ public final class RowStreamingInterpreter {
             produced[tensor] = end
         }
         let inputHeight = tensors[0].rows.height
-        let stepRows = graph.steps.map { step in Self.stepRows(rowFloats: tensors[step.output].rows.rowFloats) }
+        let leastRows = graph.steps.map { Self.leastRows($0.row) }
+        let stepRows = graph.steps.indices.map { index in
+            max(leastRows[index], Self.stepRows(rowFloats: tensors[graph.steps[index].output].rows.rowFloats))
+        }
         while true {
             var progressed = false
             for (index, step) in graph.steps.enumerated() {
@@ -253,7 +276,9 @@ public final class RowStreamingInterpreter {
                     end = min(end, step.row.reads[k].dependency.computableRows(
                         available: produced[read], inputHeight: tensors[read].rows.height, outputHeight: height))
                 }
-                guard end > produced[step.output] else { continue }
+                // The last rows of a tensor may be fewer than `leastRows`; when every input band is in, they are all computable.
+                guard end > produced[step.output], end - produced[step.output] >= min(leastRows[index], height - produced[step.output])
+                else { continue }
                 try write(step.output, through: end)
                 progressed = true
             }
