@@ -105,13 +105,11 @@ package struct PipelineFileBuild {
             return .failure(NoAnswer(reason: "\(error)"))
         }
         let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status.isSuccess, !text.isEmpty else {
-            switch status {
-            case .exited(let code): return .failure(NoAnswer(reason: "exit status \(code)"))
-            case .signaled(let signal): return .failure(NoAnswer(reason: "signal \(signal)"))
-            }
+        switch status {
+        case .exited(0): return text.isEmpty ? .failure(NoAnswer(reason: "it printed nothing")) : .success(text)
+        case .exited(let code): return .failure(NoAnswer(reason: "exit status \(code)"))
+        case .signaled(let signal): return .failure(NoAnswer(reason: "signal \(signal)"))
         }
-        return .success(text)
     }
 
     private static func firstLine(_ text: String) -> String {
