@@ -21,7 +21,7 @@ struct ModelBench: ParsableCommand {
     @Option(help: "Untimed invocations first.")
     var warmup = 10
 
-    @Flag(help: "Also time each plan step (thread CPU time, mean over the iterations) and print totals per operator kind and per step.")
+    @Flag(help: "Also time each plan step (thread CPU time, mean over the iterations) and print totals per operator kind and per step; with --stream, each streamed step's windows.")
     var profile = false
 
     @Option(name: .customLong("input"), help: "Raw float32 input files (default: seeded uniform values in [-1, 1)).")
@@ -79,9 +79,9 @@ struct ModelBench: ParsableCommand {
                 }
             }
             let invoke: () -> Void
-            var interpreter: Interpreter?
+            /// With --profile: one more round of the iterations, adding each step's CPU time to the buffer.
+            var profiled: ((UnsafeMutableBufferPointer<Double>) -> Void)?
             if stream {
-                guard !profile else { throw ModelCommandError.profileWithStream }
                 let streaming = try RowStreamingInterpreter(model: prepared, bandRows: bandRows)
                 let rowElements = prepared.inputs[0].shape.dropFirst(2).reduce(1, *)
                 if prepared.firstConvolution == .int8 {
@@ -98,6 +98,7 @@ struct ModelBench: ParsableCommand {
                         } output: { _, _, _ in }
                     }
                 }
+                profiled = { [iterations] totals in streaming.profiling(into: totals) { for _ in 0..<iterations { invoke() } } }
                 print("stream_arena_floats=\(streaming.arenaFloatCount) whole_arena_floats=\(prepared.statistics.arenaFloats) band_rows=\(bandRows)")
             } else {
                 let whole = try Interpreter(model: prepared)
@@ -107,7 +108,7 @@ struct ModelBench: ParsableCommand {
                     for (index, input) in values.enumerated() { whole.withInput(index) { _ = $0.update(from: input) } }
                 }
                 invoke = whole.invoke
-                interpreter = whole
+                profiled = { [iterations] totals in for _ in 0..<iterations { whole.invokeProfiled(accumulatingInto: totals) } }
             }
             for _ in 0..<warmup { invoke() }
             var times: [Double] = [], cpuTimes: [Double] = []
@@ -134,7 +135,7 @@ struct ModelBench: ParsableCommand {
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.
             print(String(format: "cpu_median_ms=%.4f", middle(cpuTimes)))
-            if profile, let interpreter { printProfile(interpreter, prepared) }
+            if profile, let profiled { printProfile(prepared, profiled) }
             print(String(format: "median_ms=%.4f", median))
         }
     }
@@ -151,13 +152,12 @@ struct ModelBench: ParsableCommand {
         return try model.resized(inputShape: [shape[0], parts[1], parts[0], shape[3]])
     }
 
-    /// Per-kind and per-step CPU time (mean per invocation), with each step's share and GFLOP/s.
-    func printProfile(_ interpreter: Interpreter, _ model: Model) {
+    /// Per-kind and per-step CPU time (mean per invocation over the
+    /// `iterations` that `profiled` runs), with each step's share and GFLOP/s.
+    func printProfile(_ model: Model, _ profiled: (UnsafeMutableBufferPointer<Double>) -> Void) {
         let summaries = model.stepSummaries
         var totals = [Double](repeating: 0, count: summaries.count)
-        totals.withUnsafeMutableBufferPointer { buffer in
-            for _ in 0..<iterations { interpreter.invokeProfiled(accumulatingInto: buffer) }
-        }
+        totals.withUnsafeMutableBufferPointer { profiled($0) }
         let perStep = totals.map { $0 / Double(iterations) }
         let all = max(perStep.reduce(0, +), 1e-9)
         func rate(_ macs: Int, _ ms: Double) -> Double { ms > 0 ? Double(macs) * 2 / (ms * 1e6) : 0 }

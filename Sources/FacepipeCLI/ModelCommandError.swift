@@ -17,8 +17,6 @@ enum ModelCommandError: Error, CustomStringConvertible {
     case iterations(Int, warmup: Int)
     /// `model bench`: `--input` files with `--first-convolution int8`.
     case inputWithInt8
-    /// `model bench`: `--profile` with `--stream`.
-    case profileWithStream
     /// `model bench`: an `--input-size` that is not WIDTHxHEIGHT with sides in 1…4096.
     case inputSize(String)
     /// `model bench`: `--input-size` for a model without one NHWC image input.
@@ -35,7 +33,6 @@ enum ModelCommandError: Error, CustomStringConvertible {
         case let .iterations(iterations, warmup):
             "--iterations must be in 1…1000000 and --warmup in 0…1000000; got \(iterations) and \(warmup)"
         case .inputWithInt8: "--input takes float tensors; --first-convolution int8 runs on random bytes"
-        case .profileWithStream: "--profile times whole-tensor steps; it does not combine with --stream"
         case let .inputSize(size): "--input-size takes WIDTHxHEIGHT with sides in 1…4096; got \(size)"
         case .inputSizeNeedsImage: "--input-size needs a model with one NHWC image input"
         }

@@ -29,6 +29,8 @@ struct RowStreamingGraph {
         /// Tensor of each of `row.reads`.
         var reads: [Int]
         var output: Int
+        /// Its index in the plan's steps (`Model.stepSummaries`).
+        var planStep: Int
     }
 
     /// Tensor 0 is the graph input; the others in the order steps write them.
@@ -55,14 +57,14 @@ struct RowStreamingGraph {
         func unstreamedRead(_ offset: Int) {
             if let tensor = written[offset], tensor >= 0 { headTensors.insert(tensor) }
         }
-        for step in plan.steps {
+        for (planStep, step) in plan.steps.enumerated() {
             if let row = RowStep(step) {
                 let reads = row.reads.map { written[$0.offset] ?? -1 }
                 if reads.allSatisfy({ $0 >= 0 }), let rows = row.outputRows(reads: reads.map { tensors[$0].rows }) {
                     let index = steps.count, output = tensors.count
                     for (k, tensor) in reads.enumerated() { tensors[tensor].consumers.append((index, k)) }
                     tensors.append(Tensor(rows: rows, producer: index))
-                    steps.append(StreamStep(row: row, reads: reads, output: output))
+                    steps.append(StreamStep(row: row, reads: reads, output: output, planStep: planStep))
                     written[row.output] = output
                     continue
                 }

@@ -53,6 +53,10 @@ public final class RowStreamingInterpreter {
     private var start: [Int]
     /// Reused per window (no allocation in `run`).
     private var readRows: [Range<Int>] = [], readOffsets: [Int] = []
+    #if FACEPIPE_BENCHMARKS
+    /// While `profiling(into:_:)` runs: thread CPU milliseconds per plan step.
+    private var profile: UnsafeMutableBufferPointer<Double>?
+    #endif
 
     /// - Parameters:
     ///   - model: a model planned at the full input size (`Model.resized(inputShape:)`).
@@ -190,6 +194,10 @@ public final class RowStreamingInterpreter {
             readRows.append(needed)
             readOffsets.append(offset(read, row: needed.lowerBound))
         }
+        #if FACEPIPE_BENCHMARKS
+        let started = profile == nil ? 0 : threadCPUNanoseconds()
+        defer { if let profile { profile[step.planStep] += Double(threadCPUNanoseconds() - started) / 1e6 } }
+        #endif
         step.row.window(rows, outputRowFloats: graph.tensors[step.output].rows.rowFloats, readRows: readRows, readOffsets: readOffsets,
                         output: at, scratch: memory.tailOffset).run(arena: arena, constants: constants)
     }
@@ -291,3 +299,21 @@ public final class RowStreamingInterpreter {
         }
     }
 }
+
+// Per-step timing of streamed runs for `facepipe model bench --profile
+// --stream`: compiled only with FACEPIPE_BENCHMARKS set, like
+// `Interpreter.invokeProfiled`.
+#if FACEPIPE_BENCHMARKS
+extension RowStreamingInterpreter {
+    /// Runs `body` (calls of `run` or `runBytes`), adding the thread CPU
+    /// time of every streamed step's windows, in milliseconds, to
+    /// `milliseconds[step]`, where `step` is the step's index in the plan
+    /// (`model.stepSummaries`; steps that are not streamed get nothing).
+    public func profiling<R>(into milliseconds: UnsafeMutableBufferPointer<Double>, _ body: () throws -> R) rethrows -> R {
+        precondition(milliseconds.count == model.plan.steps.count, "need one timing slot per step (\(model.plan.steps.count)), got \(milliseconds.count)")
+        profile = milliseconds
+        defer { profile = nil }
+        return try body()
+    }
+}
+#endif
