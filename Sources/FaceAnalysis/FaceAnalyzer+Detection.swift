@@ -171,7 +171,10 @@ extension FaceAnalyzer {
         return NonMaximumSuppression.weighted(decoded)
     }
 
-    /// Weighted NMS over detections from several regions, in pixels.
+    /// Weighted NMS over detections from several regions, in pixels. For
+    /// BlazeFace's faces only: the result is marked as BlazeFace's whatever
+    /// `foundBy` the faces had (a `DetectionCandidate` does not carry it), so
+    /// a YuNet-s face merged here would be sent to Face Mesh's second opinion.
     static func mergeAcrossRegions(_ faces: [FaceDetection]) -> [FaceDetection] {
         NonMaximumSuppression.weighted(faces.map(DetectionCandidate.init(pixels:))).map(SquareRegion(x: 0, y: 0, side: 1).toImage)
     }
