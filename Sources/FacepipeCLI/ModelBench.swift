@@ -128,7 +128,7 @@ struct ModelBench: ParsableCommand {
             }
             let median = middle(times)
             let mean = times.reduce(0, +) / Double(times.count)
-            print("model=\((model as NSString).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
+            print("model=\(URL(fileURLWithPath: model).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
                   + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : "")
                   + (prepared.pointwise == .float32 ? "" : " pointwise=\(prepared.pointwise)"))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))

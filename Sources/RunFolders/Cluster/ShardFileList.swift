@@ -34,7 +34,7 @@ package enum ShardFileList {
             named.contains(path) || (path.hasPrefix(OutputLayout.cropsFolder + "/") && cropFolders.contains(Self.parent(of: path)))
         }
 
-        static func parent(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+        static func parent(of path: String) -> String { SlashPath.parent(of: path) }
     }
 
     /// The manifest's rows grouped into entries, one at a time (``Entry``).

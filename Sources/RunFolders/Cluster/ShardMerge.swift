@@ -1,3 +1,4 @@
+import ArchiveIO
 import Foundation
 
 /// `facepipe merge OUT`: checks that every shard under `OUT/shards/` is
@@ -137,8 +138,8 @@ package enum ShardMerge {
             for completion in done {
                 let shard = try Shard(index: completion.shard, count: count)
                 try walkFiles(of: completion, shard: shard, in: folder) { line in
-                    let parent = (line.path as NSString).deletingLastPathComponent
-                    let name = (line.path as NSString).lastPathComponent
+                    let parent = SlashPath.parent(of: line.path)
+                    let name = SlashPath.lastComponent(of: line.path)
                     if open?.parent != parent || open?.shard != shard {
                         open = nil
                         let source = "\(OutputLayout.shardFolder(shard))/\(parent)"
