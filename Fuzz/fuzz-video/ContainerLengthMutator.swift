@@ -60,7 +60,9 @@ enum ContainerLengthMutator {
                 size = bytes[(position + 8)..<(position + 16)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 (field.offset, field.width, field.value, header) = (position + 8, 8, size, 16)
             }
-            let declaredEnd = size == 0 ? UInt64(end) : UInt64(position) + size
+            // A 64-bit size can run past UInt64 from the box's position: such a box ends with the input.
+            let (sum, overflow) = UInt64(position).addingReportingOverflow(size)
+            let declaredEnd = size == 0 || overflow ? UInt64(end) : sum
             field.elementEnd = Int(min(max(declaredEnd, UInt64(position + header)), UInt64(end)))
             fields.append(field)
             let type = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
