@@ -16,10 +16,8 @@ package enum SlashPath {
         let (slash, nameEnd) = split(path)
         if nameEnd == path.utf8.startIndex { return path.isEmpty ? "" : "/" }
         guard let slash else { return "" }
-        let bytes = path.utf8
-        var end = slash
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash_ { end = bytes.index(before: end) }
-        return end == bytes.startIndex ? "/" : String(path[..<end])
+        let end = startOfSlashes(endingAt: slash, in: path.utf8)
+        return end == path.utf8.startIndex ? "/" : String(path[..<end])
     }
 
     /// The last name (`a/b/c` → `c`, `a/b/` → `b`, `a` → `a`, `/` → `/`, "" → "").
@@ -30,13 +28,16 @@ package enum SlashPath {
         return String(path[path.utf8.index(after: slash)..<end])
     }
 
-    private static let slash_ = UInt8(ascii: "/")
-
     /// The last `/` before the last name (nil: none), and where that name ends (before any trailing `/`s).
     private static func split(_ path: String) -> (slash: String.Index?, end: String.Index) {
-        let bytes = path.utf8
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash_ { end = bytes.index(before: end) }
-        return (bytes[..<end].lastIndex(of: slash_), end)
+        let end = startOfSlashes(endingAt: path.utf8.endIndex, in: path.utf8)
+        return (path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")), end)
+    }
+
+    /// Where the run of `/`s that ends at `end` starts (`end` when there is none).
+    private static func startOfSlashes(endingAt end: String.Index, in bytes: String.UTF8View) -> String.Index {
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] == UInt8(ascii: "/") { start = bytes.index(before: start) }
+        return start
     }
 }

@@ -60,7 +60,8 @@ import Testing
         #expect("\(error.map(String.init(describing:)) ?? "none")".contains("names \(name), which"), "\(String(describing: error))")
     }
 
-    /// The same walk with an ordinary crop in the list's folder passes: the scene itself is sound.
+    /// The same walk with an ordinary crop the list does not record: the
+    /// same refusal, naming that crop, so the scene itself is sound.
     @Test func theSceneWithoutTheOddCropIsRefusedOnlyForTheMissingCrop() throws {
         let (taken, error) = try Self.walk(manifest: Self.manifest(crop: Array("crops/in.tar/a.png/0.png".utf8)))
         #expect(taken == ["images/in.tar/a.png.png"])

@@ -31,10 +31,8 @@ package enum ShardFileList {
 
         /// Whether the merge takes `path` for this entry: a file its rows name, or a crop beside one.
         func takes(_ path: String) -> Bool {
-            named.contains(path) || (path.hasPrefix(OutputLayout.cropsFolder + "/") && cropFolders.contains(Self.parent(of: path)))
+            named.contains(path) || (path.hasPrefix(OutputLayout.cropsFolder + "/") && cropFolders.contains(SlashPath.parent(of: path)))
         }
-
-        static func parent(of path: String) -> String { SlashPath.parent(of: path) }
     }
 
     /// The manifest's rows grouped into entries, one at a time (``Entry``).
@@ -57,7 +55,7 @@ package enum ShardFileList {
                     entry.named.append(row[column])
                 }
                 if !row[.crop].isEmpty {
-                    let folder = Entry.parent(of: row[.crop])
+                    let folder = SlashPath.parent(of: row[.crop])
                     if !entry.cropFolders.contains(folder) { entry.cropFolders.append(folder) }
                 }
                 lookahead = try reader.nextRow()
@@ -91,7 +89,7 @@ package enum ShardFileList {
                 while let entry = try entries.next() {
                     var listed: [String] = []
                     for path in entry.named where !listed.contains(path) {
-                        let candidates = path.hasPrefix(OutputLayout.cropsFolder + "/") ? try directory.regularFiles(below: Entry.parent(of: path)) : [path]
+                        let candidates = path.hasPrefix(OutputLayout.cropsFolder + "/") ? try directory.regularFiles(below: SlashPath.parent(of: path)) : [path]
                         for candidate in candidates where !listed.contains(candidate) && isOutputPath(candidate) {
                             guard let digest = directory.digest(of: candidate) else { continue }
                             listed.append(candidate)
