@@ -13,8 +13,9 @@ import ImageCore
 /// `voterMinScore`, eyes at least `voterMinEyeDistance` px apart, roll
 /// within 45° of upright), rounded to whole degrees, when at least
 /// `minimumVoters` vote, more than half of them lie within `agreement` of
-/// the median, and it is at least `minimumTilt`: people in one upright
-/// photo tilt their heads each their own way, which gives no common tilt.
+/// the median, none lies further than `largestSpread` from it, and it is at
+/// least `minimumTilt`: people in one upright photo tilt their heads each
+/// their own way, which gives no common tilt.
 package enum PictureTilt {
     /// Faces scoring at least this vote.
     package static let voterMinScore: Float = 0.6
@@ -34,6 +35,16 @@ package enum PictureTilt {
     /// Largest roll that votes (radians); past it, a face is turned a
     /// quarter or more (the picture's EXIF orientation's business).
     package static let largestRoll: Float = .pi / 4
+    /// Largest distance of a vote from the median (radians). A picture
+    /// turned as a whole turns every face by its tilt, so each face's roll
+    /// is the tilt plus its head's own; a face further than this from the
+    /// others says their rolls are heads tilted, not a turned picture. In
+    /// `make clips`' enter-leave clip (t1's people, upright) two heads at
+    /// −21° and one at +15° had 59 of its 150 frames searched twice (a third
+    /// of `anonymize`'s time on it; 13 frames with this bound), while on
+    /// `make eval-turned`'s pictures turned ±20–30° it loses one face of
+    /// 186 at +30° (docs/BENCHMARKS.md).
+    package static let largestSpread: Float = 25 * .pi / 180
 
     /// A face's roll (radians, clockwise on screen as y points down), or
     /// nil without two eye keypoints.
@@ -55,7 +66,7 @@ package enum PictureTilt {
         let middle = rolls.count / 2
         let median = rolls.count % 2 == 1 ? rolls[middle] : (rolls[middle - 1] + rolls[middle]) / 2
         let agreeing = rolls.filter { abs($0 - median) <= agreement }.count
-        guard agreeing * 2 > rolls.count else { return nil }
+        guard agreeing * 2 > rolls.count, median - rolls[0] <= largestSpread, rolls[rolls.count - 1] - median <= largestSpread else { return nil }
         let degrees = (median * 180 / .pi).rounded()
         guard abs(degrees) >= (minimumTilt * 180 / .pi).rounded() else { return nil }
         return degrees * .pi / 180

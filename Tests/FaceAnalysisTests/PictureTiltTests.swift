@@ -26,7 +26,10 @@ struct PictureTiltTests {
 
     static let cases: [Case] = [
         Case(description: "three faces turned 30° agree", faces: [face(roll: 29), face(roll: 31.4), face(roll: 30.2)], tilt: 30),
-        Case(description: "turned −20°, one face's head tilted the other way: the median", faces: [face(roll: -21), face(roll: -19), face(roll: 25)], tilt: -19),
+        Case(description: "turned −20°, one face's head tilted the other way: the median", faces: [face(roll: -21), face(roll: -19), face(roll: 4)], tilt: -19),
+        Case(description: "two heads tilted alike and one 36° the other way (an upright clip's frame)", faces: [face(roll: -21), face(roll: -21), face(roll: 15)], tilt: nil),
+        Case(description: "three agree, a fourth 25.5° from their median", faces: [face(roll: 30), face(roll: 31), face(roll: 29), face(roll: 4)], tilt: nil),
+        Case(description: "three agree, a fourth 23.5° from their median", faces: [face(roll: 30), face(roll: 31), face(roll: 29), face(roll: 6)], tilt: 30),
         Case(description: "an even count takes the middle pair's mean", faces: [face(roll: 14), face(roll: 16), face(roll: 18), face(roll: 22)], tilt: 17),
         Case(description: "upright heads tilted each their own way", faces: [face(roll: -14), face(roll: 3), face(roll: 16)], tilt: nil),
         Case(description: "upright group", faces: [face(roll: 2), face(roll: -4), face(roll: 5), face(roll: 1)], tilt: nil),
