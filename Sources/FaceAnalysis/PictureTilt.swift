@@ -15,7 +15,10 @@ import ImageCore
 /// `minimumVoters` vote, more than half of them lie within `agreement` of
 /// the median, none lies further than `largestSpread` from it, and it is at
 /// least `minimumTilt`: people in one upright photo tilt their heads each
-/// their own way, which gives no common tilt.
+/// their own way, which gives no common tilt. Where all the votes show
+/// none, the faces from `largeVoterMinWidth` px wide vote alone, one of
+/// them enough, under the same rule with `largeVoterMinimumTilt`
+/// (`largeVoterMinWidth` says why).
 package enum PictureTilt {
     /// Faces scoring at least this vote.
     package static let voterMinScore: Float = 0.6
@@ -32,6 +35,25 @@ package enum PictureTilt {
     /// −16° to 32°, median 9°; Einstein's two −13° and −6°), which must not
     /// cost a second search nor change their faces.
     package static let minimumTilt: Float = 12 * .pi / 180
+    /// Faces at least this wide (px) vote alone where all the votes show no
+    /// tilt. A small face's eye line reads close to upright whatever the
+    /// picture's turn (the detectors' keypoints lean to their upright
+    /// template): on `make eval-turned`'s composite pictures turned 30°, faces
+    /// 32–55 px wide read −1° to 6° beside faces from 60 px reading 18–33°,
+    /// so the median fell under the turn and the votes did not agree, and
+    /// a picture with one face never had two votes. With the large faces
+    /// voting alone a turn is read in 44 / 48 of the 95 composite pictures
+    /// turned −30° / +30° (23 / 29 before), 13 / 15 of the 20 crowd pictures
+    /// (12 / 13), and in 3 of the bench archive's 394 upright pictures (2).
+    package static let largeVoterMinWidth: Float = 60
+    /// Smallest tilt the large faces show voting alone (radians): one
+    /// person's head is often tilted 12–20° in an upright photo, and each
+    /// such picture would be searched twice (18° fired on 5 bench pictures,
+    /// 15° on 8). One face cannot tell a head tilted more than this from a
+    /// turned picture: `make clips`' upright enter-leave clip (t1's people,
+    /// heads to 32°) takes 12 % longer to anonymize than with two votes
+    /// needed, which is the price of finding the turned portraits' faces.
+    package static let largeVoterMinimumTilt: Float = 20 * .pi / 180
     /// Largest roll that votes (radians); past it, a face is turned a
     /// quarter or more (the picture's EXIF orientation's business).
     package static let largestRoll: Float = .pi / 4
@@ -56,13 +78,22 @@ package enum PictureTilt {
     /// The picture's tilt (radians, whole degrees, clockwise as the faces'
     /// roll) shown by `faces`, or nil when they show none.
     package static func estimate(_ faces: [FaceDetection]) -> Float? {
-        let rolls = faces.compactMap { face -> Float? in
+        let votes = faces.compactMap { face -> (roll: Float, width: Float)? in
             guard face.score >= voterMinScore, face.keypoints.count >= 2, let roll = roll(of: face), abs(roll) <= largestRoll else { return nil }
             let eyes = face.keypoints[0], other = face.keypoints[1]
             let distance = ((eyes.x - other.x) * (eyes.x - other.x) + (eyes.y - other.y) * (eyes.y - other.y)).squareRoot()
-            return distance >= voterMinEyeDistance ? roll : nil
-        }.sorted()
-        guard rolls.count >= minimumVoters else { return nil }
+            return distance >= voterMinEyeDistance ? (roll, face.box.width) : nil
+        }
+        if let tilt = commonTilt(votes.map(\.roll), minimumVoters: minimumVoters, minimumTilt: minimumTilt) { return tilt }
+        return commonTilt(votes.filter { $0.width >= largeVoterMinWidth }.map(\.roll), minimumVoters: 1, minimumTilt: largeVoterMinimumTilt)
+    }
+
+    /// The median of `rolls` in whole degrees (radians) when at least
+    /// `minimumVoters` vote, more than half lie within `agreement` of it,
+    /// none further than `largestSpread`, and it is at least `minimumTilt`.
+    private static func commonTilt(_ unsorted: [Float], minimumVoters: Int, minimumTilt: Float) -> Float? {
+        let rolls = unsorted.sorted()
+        guard rolls.count >= minimumVoters, !rolls.isEmpty else { return nil }
         let middle = rolls.count / 2
         let median = rolls.count % 2 == 1 ? rolls[middle] : (rolls[middle - 1] + rolls[middle]) / 2
         let agreeing = rolls.filter { abs($0 - median) <= agreement }.count
