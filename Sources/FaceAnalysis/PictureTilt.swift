@@ -16,9 +16,9 @@ import ImageCore
 /// the median, none lies further than `largestSpread` from it, and it is at
 /// least `minimumTilt`: people in one upright photo tilt their heads each
 /// their own way, which gives no common tilt. Where all the votes show
-/// none, the faces from `largeVoterMinWidth` px wide vote alone, one of
-/// them enough, under the same rule with `largeVoterMinimumTilt`
-/// (`largeVoterMinWidth` says why).
+/// none, the faces from `largeVoterMinWidth` px wide scoring from
+/// `largeVoterMinScore` vote alone, one of them enough, under the same
+/// rule with `largeVoterMinimumTilt` (`largeVoterMinWidth` says why).
 package enum PictureTilt {
     /// Faces scoring at least this vote.
     package static let voterMinScore: Float = 0.6
@@ -46,6 +46,14 @@ package enum PictureTilt {
     /// turned −30° / +30° (23 / 29 before), 13 / 15 of the 20 crowd pictures
     /// (12 / 13), and in 3 of the bench archive's 394 upright pictures (2).
     package static let largeVoterMinWidth: Float = 60
+    /// Large faces scoring at least this vote alone: one vote decides a
+    /// second search of the whole picture, and a large box scoring 0.6–0.7
+    /// is often no face (a 1360-px box at 0.70 beside a 179-px face at −19°,
+    /// a 465-px one at 0.62 beside a 275-px face at −27°, in composites
+    /// turned 30° whose tilt they hid). From 0.8 a turn is read in 48 / 54
+    /// of the 95 composite pictures turned −30° / +30° (44 / 48 from 0.6),
+    /// and in 2 of the bench archive's 394 upright pictures (3).
+    package static let largeVoterMinScore: Float = 0.8
     /// Smallest tilt the large faces show voting alone (radians): one
     /// person's head is often tilted 12–20° in an upright photo, and each
     /// such picture would be searched twice (18° fired on 5 bench pictures,
@@ -78,14 +86,15 @@ package enum PictureTilt {
     /// The picture's tilt (radians, whole degrees, clockwise as the faces'
     /// roll) shown by `faces`, or nil when they show none.
     package static func estimate(_ faces: [FaceDetection]) -> Float? {
-        let votes = faces.compactMap { face -> (roll: Float, width: Float)? in
+        let votes = faces.compactMap { face -> (roll: Float, face: FaceDetection)? in
             guard face.score >= voterMinScore, face.keypoints.count >= 2, let roll = roll(of: face), abs(roll) <= largestRoll else { return nil }
             let eyes = face.keypoints[0], other = face.keypoints[1]
             let distance = ((eyes.x - other.x) * (eyes.x - other.x) + (eyes.y - other.y) * (eyes.y - other.y)).squareRoot()
-            return distance >= voterMinEyeDistance ? (roll, face.box.width) : nil
+            return distance >= voterMinEyeDistance ? (roll, face) : nil
         }
         if let tilt = commonTilt(votes.map(\.roll), minimumVoters: minimumVoters, minimumTilt: minimumTilt) { return tilt }
-        return commonTilt(votes.filter { $0.width >= largeVoterMinWidth }.map(\.roll), minimumVoters: 1, minimumTilt: largeVoterMinimumTilt)
+        let large = votes.filter { $0.face.box.width >= largeVoterMinWidth && $0.face.score >= largeVoterMinScore }
+        return commonTilt(large.map(\.roll), minimumVoters: 1, minimumTilt: largeVoterMinimumTilt)
     }
 
     /// The median of `rolls` in whole degrees (radians) when at least
