@@ -59,7 +59,7 @@ package enum PictureTilt {
     /// such picture would be searched twice (18° fired on 5 bench pictures,
     /// 15° on 8). One face cannot tell a head tilted more than this from a
     /// turned picture: `make clips`' upright enter-leave clip (t1's people,
-    /// heads to 32°) takes 12 % longer to anonymize than with two votes
+    /// heads to 32°) takes 12–13 % longer to anonymize than with two votes
     /// needed, which is the price of finding the turned portraits' faces.
     package static let largeVoterMinimumTilt: Float = 20 * .pi / 180
     /// Largest roll that votes (radians); past it, a face is turned a
