@@ -28,7 +28,9 @@ extension FaceAnalyzer {
     /// `detect` running `composition` (any families, ``DetectorMode``'s or
     /// others); `options.mode` and `options.unconfirmed` are not read. A
     /// picture whose faces show it tilted is searched again turned upright
-    /// (`addingTurnedFaces`).
+    /// (`addingTurnedFaces`). Where the composition keeps only faces each
+    /// detector scores high (``UnconfirmedFaces/scored``), a box around a
+    /// smaller, surer face is dropped (``NestedFaces``).
     package func detect(in image: RGBImage, composition: DetectorComposition, options: FaceDetectionOptions,
                         allowTiling: Bool = true) throws(FaceAnalysisError) -> [FaceDetection] {
         try options.validate()
@@ -36,6 +38,7 @@ extension FaceAnalyzer {
         guard image.width > 0, image.height > 0 else { return [] }
         var found = try faces(in: image, composition: composition, options: options, allowTiling: allowTiling)
         found = try addingTurnedFaces(to: found, in: image, composition: composition, options: options, allowTiling: allowTiling)
+        if composition.confirmation?.unconfirmed == .scored { found = NestedFaces.removingContainers(found) }
         let minSize = options.minFaceSize.pixels(imageWidth: image.width)
         return found
             .filter { $0.box.longerSide >= minSize && $0.isFinite }

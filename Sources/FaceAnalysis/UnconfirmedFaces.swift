@@ -8,7 +8,8 @@ public enum UnconfirmedFaces: String, Sendable, Codable, CaseIterable {
     /// (``FaceDetection/needsSecondOpinion``). Measured on `make eval` and
     /// `make eval-crowd` (docs/BENCHMARKS.md): precision ≥ 0.96 on both
     /// sets with every face of the union kept that either detector scores
-    /// high.
+    /// high. A face whose box holds a much smaller face that scores higher
+    /// is dropped (``NestedFaces``).
     case scored
     /// Every face either detector scores at or above `minScore` is kept:
     /// recall first, for redaction. BlazeFace's pyramid searches every
