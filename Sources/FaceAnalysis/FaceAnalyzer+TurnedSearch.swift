@@ -9,7 +9,8 @@ extension FaceAnalyzer {
 
     /// `found` (the faces a search of `image` found, unfiltered) with those
     /// of a second search of the picture turned upright, when the faces
-    /// show the picture tilted (``PictureTilt``) and `allowTiling` is set;
+    /// show the picture tilted (``PictureTilt``; boxes ``NestedFaces``
+    /// drops do not vote) and `allowTiling` is set;
     /// `found` itself otherwise, at no cost.
     ///
     /// The picture is turned by the tilt (`RGBImage.turned`, integer
@@ -26,7 +27,8 @@ extension FaceAnalyzer {
     func addingTurnedFaces(to found: [FaceDetection], in image: RGBImage, composition: DetectorComposition,
                            options: FaceDetectionOptions, allowTiling: Bool) throws(FaceAnalysisError) -> [FaceDetection] {
         // Without tiling the search is MediaPipe's whole frame, as its parity tests hold it.
-        guard allowTiling, let tilt = PictureTilt.estimate(found) else { return found }
+        // A box around a smaller, surer face (the person or group around it) has no roll of its own to vote with.
+        guard allowTiling, let tilt = PictureTilt.estimate(NestedFaces.removingContainers(found)) else { return found }
         let turned = image.turned(by: -tilt)
         var canvasOptions = options
         canvasOptions.minFaceSize = .pixels(options.minFaceSize.pixels(imageWidth: image.width))
