@@ -47,13 +47,17 @@ package enum PictureTilt {
     /// (12 / 13), and in 3 of the bench archive's 394 upright pictures (2).
     package static let largeVoterMinWidth: Float = 60
     /// Large faces scoring at least this vote alone: one vote decides a
-    /// second search of the whole picture, and a large box scoring 0.6–0.7
-    /// is often no face (a 1360-px box at 0.70 beside a 179-px face at −19°,
-    /// a 465-px one at 0.62 beside a 275-px face at −27°, in composites
-    /// turned 30° whose tilt they hid). From 0.8 a turn is read in 48 / 54
-    /// of the 95 composite pictures turned −30° / +30° (44 / 48 from 0.6),
-    /// and in 2 of the bench archive's 394 upright pictures (3).
-    package static let largeVoterMinScore: Float = 0.8
+    /// second search of the whole picture. Large boxes scoring 0.6–0.7
+    /// were often no face but the person or group around one (a 1360-px
+    /// box at 0.70 beside a 179-px face at −19°, a 465-px one at 0.62
+    /// beside a 275-px face at −27°, in composites turned 30° whose tilt
+    /// they hid), which 0.8 kept from voting; since such boxes do not vote
+    /// at all (``NestedFaces``), 0.7 reads one more turn: `make
+    /// eval-turned` loses 10 composite faces at −30° against 11 at 0.8 (12
+    /// at 0.6) and the same elsewhere, the crowd set's recall at −30° is
+    /// 0.966 against 0.958, and a turn is read in 2 of the bench archive's
+    /// 400 upright pictures (1 at 0.8).
+    package static let largeVoterMinScore: Float = 0.7
     /// Smallest tilt the large faces show voting alone (radians): one
     /// person's head is often tilted 12–20° in an upright photo, and each
     /// such picture would be searched twice (18° fired on 5 bench pictures,
