@@ -36,9 +36,7 @@ package enum NestedFaces {
     /// Whether `outer` holds `inner` as a face around a much smaller one.
     package static func holds(_ outer: Rect, _ inner: Rect) -> Bool {
         guard inner.longerSide <= maximumInnerSide * outer.longerSide else { return false }
-        let width = min(outer.x + outer.width, inner.x + inner.width) - max(outer.x, inner.x)
-        let height = min(outer.y + outer.height, inner.y + inner.height) - max(outer.y, inner.y)
-        guard width > 0, height > 0 else { return false }
-        return width * height >= minimumInside * inner.width * inner.height
+        let shared = outer.intersectionArea(inner)
+        return shared > 0 && shared >= minimumInside * inner.width * inner.height
     }
 }

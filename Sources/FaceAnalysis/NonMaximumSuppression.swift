@@ -37,11 +37,18 @@ package enum NonMaximumSuppression {
     /// for an infinite box; every caller treats NaN as no overlap).
     @inline(__always)
     package static func intersectionOverUnion(_ a: Extent, _ b: Extent) -> Float {
+        let shared = intersection(a, b)
+        guard shared > 0 else { return 0 }
+        return shared / (a.width * a.height + b.width * b.height - shared)
+    }
+
+    /// The area two boxes share: 0 unless it has positive width and height.
+    @inline(__always)
+    package static func intersection(_ a: Extent, _ b: Extent) -> Float {
         let x0 = max(a.xmin, b.xmin), y0 = max(a.ymin, b.ymin)
         let x1 = min(a.xmax, b.xmax), y1 = min(a.ymax, b.ymax)
         guard x1 > x0, y1 > y0 else { return 0 }
-        let intersection = (x1 - x0) * (y1 - y0)
-        return intersection / (a.width * a.height + b.width * b.height - intersection)
+        return (x1 - x0) * (y1 - y0)
     }
 
     /// MediaPipe's weighted non-maximum suppression
@@ -119,5 +126,11 @@ extension Rect {
     package func intersectionOverUnion(_ other: Rect) -> Float {
         NonMaximumSuppression.intersectionOverUnion(.init(x: x, y: y, width: width, height: height),
                                                     .init(x: other.x, y: other.y, width: other.width, height: other.height))
+    }
+
+    /// The area shared with `other` (``NonMaximumSuppression/intersection(_:_:)``).
+    package func intersectionArea(_ other: Rect) -> Float {
+        NonMaximumSuppression.intersection(.init(x: x, y: y, width: width, height: height),
+                                           .init(x: other.x, y: other.y, width: other.width, height: other.height))
     }
 }
