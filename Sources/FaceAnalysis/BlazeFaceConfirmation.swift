@@ -32,6 +32,32 @@ package enum BlazeFaceConfirmation {
     /// when moved by a few pixels (`make eval-shifts`), for 3–5 % more of
     /// `faces`' CPU (`faces` 1.15× MediaPipe instead of 1.21×).
     package static let candidateMinScore: Float = 0.2
+    /// Candidates at least this wide (their box's longer side, picture
+    /// pixels; 100 px and more on YuNet-s's coarser level, 4 times smaller)
+    /// are asked about from `largeCandidateMinScore`.
+    package static let largeCandidateWidth: Float = 400
+    /// A face that large is one YuNet-s sees whole and scores high; its
+    /// boxes that large from 0.2 to 0.5 are boxes shifted off a face it
+    /// scores higher beside them, or no face. Measured (2026-12-07, main
+    /// at e8b1570, docs/BENCHMARKS.md): of `make eval`'s 1389 candidates,
+    /// 989 were that large and under 0.5, and 9 of them were confirmed:
+    /// seven shifted copies of a face a surer candidate holds (IoU 0.21–0.45
+    /// with it) and two false boxes around whole people (`exif-10`,
+    /// `large-07`); on the bench archive 2410 of 3719, 78 confirmed, each a
+    /// shifted copy. Reading their squares was about 8 % of `faces`' CPU.
+    /// Faces of about 100 px that YuNet-s scores 0.24–0.28 (`exif-08`,
+    /// `large-00`) are found only because BlazeFace is asked, hence 400, not
+    /// the coarser level's 96.
+    package static let largeCandidateMinScore: Float = 0.5
+
+    /// Whether BlazeFace reads a square around `candidate`: every candidate
+    /// from `candidateMinScore`, a large one from `largeCandidateMinScore`.
+    /// A candidate not asked about stays in `DetectorFusion`'s YuNet list,
+    /// unconfirmed.
+    package static func asks(about candidate: FaceDetection) -> Bool {
+        candidate.box.longerSide < largeCandidateWidth || candidate.score >= largeCandidateMinScore
+    }
+
     /// A BlazeFace face confirms a candidate YuNet scores under
     /// `DetectionDecoder.defaultMinScore` from this score (0.6 and 0.65
     /// confirmed rocket nose cones and clouds on the composite set)…

@@ -3,7 +3,8 @@ import ImageCore
 extension FaceAnalyzer {
     /// Accurate mode's BlazeFace faces (`BlazeFaceConfirmation`): the
     /// short-range model on a square around each of YuNet's `candidates`
-    /// (keeping the faces that overlap that candidate) and on the whole
+    /// it asks about (`BlazeFaceConfirmation.asks(about:)`; keeping the
+    /// faces that overlap that candidate) and on the whole
     /// frame, merged by weighted NMS, with `TurnedFaceBox`'s boxes, in
     /// `image` pixels. Each square is read from the smallest of `image` and
     /// its `levels` (smaller copies, finest first) on which it still spans
@@ -27,6 +28,9 @@ extension FaceAnalyzer {
         }
         var found: [FaceDetection] = []
         for candidate in candidates {
+            let asked = BlazeFaceConfirmation.asks(about: candidate)
+            searchObserver?.confirming(candidate, asked: asked)
+            guard asked else { continue }
             let square = BlazeFaceConfirmation.square(around: candidate.box, inputSize: size)
             let index = pictures.indices.last { Float(image.width) / Float(pictures[$0].width) * Float(size) <= square.side } ?? 0
             for face in try run(square, on: index, minScore: BlazeFaceConfirmation.confirmingMinScore(for: candidate))

@@ -1,5 +1,6 @@
-/// What a canvas-pyramid search tells an observer as it runs (set on
-/// `FaceAnalyzer.searchObserver`; the `facepipe-probes` detector probes
+/// What a canvas-pyramid search, and accurate mode's confirmation, tell an
+/// observer as they run (set on `FaceAnalyzer.searchObserver`; the
+/// `facepipe-probes` detector probes
 /// and `DetectionTraceTests` use `DetectionTrace`, in `_TestSupport`, which
 /// times each event). Nothing is recorded when none is set.
 package protocol PyramidSearchObserver: AnyObject {
@@ -18,4 +19,12 @@ package protocol PyramidSearchObserver: AnyObject {
     /// A canvas detection from `lowScoreFloor` up, before NMS, in source
     /// pixels, with the stride of the output layer that found it.
     func lowScore(level: Int, stride: Int, detection: FaceDetection)
+    /// Accurate mode's confirmation came to YuNet-s's `candidate` and
+    /// `asked` BlazeFace about it on its square, or left it unconfirmed
+    /// without a look (`BlazeFaceConfirmation.asks(about:)`).
+    func confirming(_ candidate: FaceDetection, asked: Bool)
+}
+
+extension PyramidSearchObserver {
+    package func confirming(_ candidate: FaceDetection, asked: Bool) {}
 }

@@ -23,6 +23,37 @@ struct BlazeFaceConfirmationTests {
         #expect(BlazeFaceConfirmation.confirmingMinScoreOfAFace < BlazeFaceConfirmation.confirmingMinScore)
     }
 
+    @Test func aLargeCandidateIsAskedAboutFromAHigherScore() {
+        func candidate(side: Float, _ score: Float) -> FaceDetection {
+            FaceDetection(box: Rect(x: 0, y: 0, width: side * 0.8, height: side), score: score, keypoints: [], foundBy: .yunet)
+        }
+        let large = BlazeFaceConfirmation.largeCandidateWidth, from = BlazeFaceConfirmation.largeCandidateMinScore
+        #expect(BlazeFaceConfirmation.asks(about: candidate(side: large - 1, 0.2)), "a small face from the candidates' floor")
+        #expect(!BlazeFaceConfirmation.asks(about: candidate(side: large, from - 0.01)))
+        #expect(BlazeFaceConfirmation.asks(about: candidate(side: large, from)))
+        #expect(BlazeFaceConfirmation.candidateMinScore < from)
+    }
+
+    /// lenna.png at 3072 px (her face about 1300 px): YuNet-s's coarser
+    /// level gives boxes of 400 px and more under 0.5 beside her face
+    /// (parts of it, and of her hat). BlazeFace reads no square for them, every
+    /// other candidate's it reads, and her face is still found by both.
+    @Test(.enabled(if: YuNetParityTests.weightsAvailable, "needs models/yunet_s.weights (make models)"))
+    func aLargeFacesLowBoxesAreNotAskedAbout() throws {
+        let analyzer = try FaceTestSupport.analyzer()
+        let trace = DetectionTrace()
+        analyzer.searchObserver = trace
+        let lenna = try FaceTestSupport.photo("lenna.png").resized(width: 3072, height: 3072)
+        let faces = try analyzer.detect(in: lenna, options: FaceDetectionOptions(mode: .accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8))
+        let notAsked = trace.confirmations.filter { !$0.asked }
+        #expect(notAsked.count >= 3, "\(trace.confirmations.map { ($0.candidate.box, $0.candidate.score, $0.asked) })")
+        for (candidate, asked) in trace.confirmations {
+            let large = candidate.box.longerSide >= BlazeFaceConfirmation.largeCandidateWidth
+            #expect(asked == (!large || candidate.score >= BlazeFaceConfirmation.largeCandidateMinScore), "\(candidate.box) \(candidate.score)")
+        }
+        #expect(faces.contains { $0.foundBy == .both && $0.box.longerSide > 1000 }, "\(faces.map { ($0.box, $0.score, $0.foundBy) })")
+    }
+
     /// t1.jpg's six faces at its own size (~110 px) and a quarter of it
     /// (~28 px) in a larger grey frame: every face accurate mode keeps was
     /// seen by both detectors (BlazeFace ran on the candidates' squares),

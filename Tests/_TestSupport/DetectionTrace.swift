@@ -32,6 +32,10 @@ package final class DetectionTrace: PyramidSearchObserver {
     /// When set, every canvas also reports its detections from this score up (`lowScores`).
     package var lowScoreFloor: Float?
     package var lowScores: [LowScore] = []
+    /// Accurate mode's candidates in the order its confirmation came to
+    /// them, each with whether BlazeFace was asked about it (kept across
+    /// searches: a turned search adds its own).
+    package var confirmations: [(candidate: FaceDetection, asked: Bool)] = []
     /// The thread CPU time of the last event.
     private var clock: UInt64 = 0
 
@@ -60,5 +64,9 @@ package final class DetectionTrace: PyramidSearchObserver {
 
     package func lowScore(level: Int, stride: Int, detection: FaceDetection) {
         lowScores.append(LowScore(level: level, stride: stride, detection: detection))
+    }
+
+    package func confirming(_ candidate: FaceDetection, asked: Bool) {
+        confirmations.append((candidate, asked))
     }
 }
