@@ -1,8 +1,8 @@
 /// What a canvas-pyramid search, and accurate mode's confirmation, tell an
 /// observer as they run (set on `FaceAnalyzer.searchObserver`; the
-/// `facepipe-probes` detector probes
-/// and `DetectionTraceTests` use `DetectionTrace`, in `_TestSupport`, which
-/// times each event). Nothing is recorded when none is set.
+/// `facepipe-probes` detector probes and `DetectionTraceTests` use
+/// `DetectionTrace`, in `_TestSupport`, which times each event). Nothing is
+/// recorded when none is set.
 package protocol PyramidSearchObserver: AnyObject {
     /// When set, every canvas also reports its detections from this score
     /// up, before NMS (``lowScore(level:stride:detection:)``).
