@@ -24,7 +24,8 @@
 # (default "0,0 1,0 0,1 1,1 2,3 5,9"; each DX,DY or DX,DY,ANGLE), PIPELINE
 # (default faces), WORKERS (default: all cores), LOST_FROM (count the faces
 # of at least this many px that the first placement found and each other one
-# missed), OUT_NAME (default shifts.md).
+# missed), OUT_NAME (default shifts.md), BIN (default: this checkout's
+# release build of facepipe, built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,8 +42,10 @@ WORKERS="${WORKERS:-$(nproc)}"
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "eval-shifts: $PY missing; run 'make venv' first" >&2; exit 2; }
 [ -f "$EVAL_DIR/labels.json" ] || { echo "eval-shifts: no $EVAL_DIR/labels.json; run '$BUILD' first" >&2; exit 2; }
-BIN="$(swift build -c release --show-bin-path)/facepipe"
-[ -x "$BIN" ] || swift build -c release --product facepipe
+if [ -z "${BIN:-}" ]; then
+    BIN="$(swift build -c release --show-bin-path)/facepipe"
+    [ -x "$BIN" ] || swift build -c release --product facepipe
+fi
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
