@@ -1,19 +1,23 @@
 // What an int8 3×3 depthwise step could give YuNet-s (issue 53; docs/BENCHMARKS.md,
-// "An int8 depthwise step bounded"). A measurement, not engine code: on the
-// AVX-512 set, a 16-channel 3×3 stride-1 depthwise with ReLU (blocks of four
-// output rows × three pixels, as the engine's 16-lane kernel and
-// `benchmarks/fusion-bound.c` compute them) in two arithmetics:
-//   float: float rows in, float weights, float rows out (today's step);
-//   int8:  signed bytes in (the 1×1 layer's output on a fixed grid), 32-bit
-//          integer products (`vpmovsxbd`, `vpmulld`), one float epilogue per
-//          vector (scale, bias, ReLU) and unsigned bytes out (the next 1×1
-//          layer's input on a fixed grid: QS8 as XNNPACK runs it).
+// "an int8 3×3 depthwise step bounded"). A measurement, not engine code: a
+// 16-channel 3×3 stride-1 depthwise with ReLU, float against int8 (signed
+// bytes in: the 1×1 layer's output on a fixed grid; unsigned bytes out: the
+// next 1×1 layer's input on a fixed grid, through one float epilogue of
+// scale, bias and ReLU: QS8 as XNNPACK runs it).
+//   AVX-512 (blocks of four output rows × three or four pixels, as the
+//   engine's 16-lane kernel and `benchmarks/fusion-bound.c` compute them):
+//   float; 32-bit integer products (`vpmovsxbd`, `vpmulld`); `vpdpbusd` on
+//   the three horizontal taps that one `vpermb` gathers per channel.
+//   AVX2 (one output row × four pixels, as the engine's 8-lane kernels run):
+//   float; `vpmaddwd` on pairs of taps widened to 16 bits; float FMAs on
+//   bytes widened to floats, exact because every product and partial sum is
+//   an integer under 2²⁴.
 // Each is timed over a map of WIDTH pixels (default 1056: YuNet-s's
 // full-resolution 16-channel maps in a 2112-px column) with its rows in L2
 // (six input rows and four output rows used again and again) and over whole
 // tensors of ROWS rows in memory (each row read and written once per sweep).
-// The int8 step is checked byte for byte against a scalar reference of the
-// same arithmetic, the float step against a scalar sum within 1e-4.
+// Every int8 way is checked byte for byte against a scalar reference of the
+// same arithmetic, the float ones against a scalar sum within 1e-4.
 //
 //   clang -O3 -std=gnu11 benchmarks/qs8-depthwise-bound.c -lm -o /tmp/qs8-dw && /tmp/qs8-dw [WIDTH [ROWS]]
 #include <immintrin.h>
@@ -131,6 +135,103 @@ QB_VNNI __attribute__((noinline)) static void dw_int8_vnni(const uint8_t *r[6], 
     }
 }
 
+#define QB_AVX2 __attribute__((target("avx2,fma")))
+
+/// The AVX2 set (sixteen 8-lane registers): one output row × four pixels
+/// per block, each 16-channel pixel as two 8-lane halves.
+QB_AVX2 __attribute__((noinline)) static void dw_float_avx2(const float *r[3], const float *w, const float *bias, int32_t pixels, float *out) {
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8), zero = _mm256_setzero_ps();
+    for (int32_t px = 0; px + 4 <= pixels - 2; px += 4) {
+        __m256 acc[4][2];
+        for (int p = 0; p < 4; p++) { acc[p][0] = b0; acc[p][1] = b1; }
+        for (int ky = 0; ky < 3; ky++)
+            for (int kx = 0; kx < 3; kx++) {
+                const __m256 w0 = _mm256_loadu_ps(w + (ky * 3 + kx) * C), w1 = _mm256_loadu_ps(w + (ky * 3 + kx) * C + 8);
+                for (int p = 0; p < 4; p++) {
+                    const float *x = r[ky] + (intptr_t)(px + p + kx) * C;
+                    acc[p][0] = _mm256_fmadd_ps(_mm256_loadu_ps(x), w0, acc[p][0]);
+                    acc[p][1] = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8), w1, acc[p][1]);
+                }
+            }
+        for (int p = 0; p < 4; p++) {
+            _mm256_storeu_ps(out + (intptr_t)(px + p + 1) * C, _mm256_max_ps(acc[p][0], zero));
+            _mm256_storeu_ps(out + (intptr_t)(px + p + 1) * C + 8, _mm256_max_ps(acc[p][1], zero));
+        }
+    }
+}
+
+/// `dw_int8`'s bytes on AVX2: signed bytes widened to 16 bits in pairs of
+/// horizontal taps per channel, `(x₀, x₁)` and `(x₂, x₃)`, against weights
+/// `(k₀, k₁)` and `(k₂, 0)` with `vpmaddwd` (exact 32-bit sums), one output
+/// row × four pixels per block.
+QB_AVX2 __attribute__((noinline)) static void dw_int8_avx2(const int8_t *r[3], const int16_t *w /* [3][2][32] */, const float *scale,
+                                                           const float *bias, int32_t pixels, uint8_t *out) {
+    const __m256 s0 = _mm256_loadu_ps(scale), s1 = _mm256_loadu_ps(scale + 8);
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8), zero = _mm256_setzero_ps();
+    for (int32_t px = 0; px + 4 <= pixels - 2; px += 4) {
+        __m256i acc[4][2];
+        for (int p = 0; p < 4; p++) acc[p][0] = acc[p][1] = _mm256_setzero_si256();
+        for (int ky = 0; ky < 3; ky++) {
+            const int16_t *wk = w + ky * 64;
+            const __m256i a0 = _mm256_loadu_si256((const __m256i *)wk), a1 = _mm256_loadu_si256((const __m256i *)(wk + 16));
+            const __m256i c0 = _mm256_loadu_si256((const __m256i *)(wk + 32)), c1 = _mm256_loadu_si256((const __m256i *)(wk + 48));
+            for (int p = 0; p < 4; p++) {
+                const int8_t *x = r[ky] + (intptr_t)(px + p) * C;
+                const __m128i x0 = _mm_loadu_si128((const __m128i *)x), x1 = _mm_loadu_si128((const __m128i *)(x + C));
+                const __m128i x2 = _mm_loadu_si128((const __m128i *)(x + 2 * C)), x3 = _mm_loadu_si128((const __m128i *)(x + 3 * C));
+                acc[p][0] = _mm256_add_epi32(acc[p][0], _mm256_add_epi32(
+                    _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(x0, x1)), a0),
+                    _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi8(x2, x3)), c0)));
+                acc[p][1] = _mm256_add_epi32(acc[p][1], _mm256_add_epi32(
+                    _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(x0, x1)), a1),
+                    _mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm_unpackhi_epi8(x2, x3)), c1)));
+            }
+        }
+        for (int p = 0; p < 4; p++) {
+            const __m256i n0 = _mm256_cvtps_epi32(_mm256_max_ps(_mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[p][0]), s0, b0), zero));
+            const __m256i n1 = _mm256_cvtps_epi32(_mm256_max_ps(_mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[p][1]), s1, b1), zero));
+            // Channels 0…15 as saturated 16-bit, then as saturated bytes, in order.
+            const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(n0, n1), 0xD8);
+            const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
+            _mm_storeu_si128((__m128i *)(out + (intptr_t)(px + p + 1) * C), _mm256_castsi256_si128(bytes));
+        }
+    }
+}
+
+/// `dw_int8`'s bytes on AVX2 with float FMAs: every product and partial
+/// sum is an integer of magnitude under 9·127·127 < 2²⁴, so float sums are
+/// exact in any order and equal the 32-bit integer sums. Each input pixel of
+/// a row is widened once (`vpmovsxbd`, `vcvtdq2ps`) and feeds the up to
+/// three output pixels that read it; one output row × four pixels per block.
+QB_AVX2 __attribute__((noinline)) static void dw_int8_exact_avx2(const int8_t *r[3], const float *w /* integer weights as floats */,
+                                                                 const float *scale, const float *bias, int32_t pixels, uint8_t *out) {
+    const __m256 s0 = _mm256_loadu_ps(scale), s1 = _mm256_loadu_ps(scale + 8);
+    const __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8), zero = _mm256_setzero_ps();
+    for (int32_t px = 0; px + 4 <= pixels - 2; px += 4) {
+        __m256 acc[4][2];
+        for (int p = 0; p < 4; p++) acc[p][0] = acc[p][1] = zero;
+        for (int ky = 0; ky < 3; ky++)
+            for (int q = 0; q < 6; q++) {
+                const int8_t *x = r[ky] + (intptr_t)(px + q) * C;
+                const __m256 x0 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)x)));
+                const __m256 x1 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(x + 8))));
+                for (int kx = 0; kx < 3; kx++) {
+                    const int p = q - kx;
+                    if (p < 0 || p > 3) continue;
+                    acc[p][0] = _mm256_fmadd_ps(x0, _mm256_loadu_ps(w + (ky * 3 + kx) * C), acc[p][0]);
+                    acc[p][1] = _mm256_fmadd_ps(x1, _mm256_loadu_ps(w + (ky * 3 + kx) * C + 8), acc[p][1]);
+                }
+            }
+        for (int p = 0; p < 4; p++) {
+            const __m256i n0 = _mm256_cvtps_epi32(_mm256_max_ps(_mm256_fmadd_ps(acc[p][0], s0, b0), zero));
+            const __m256i n1 = _mm256_cvtps_epi32(_mm256_max_ps(_mm256_fmadd_ps(acc[p][1], s1, b1), zero));
+            const __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(n0, n1), 0xD8);
+            const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
+            _mm_storeu_si128((__m128i *)(out + (intptr_t)(px + p + 1) * C), _mm256_castsi256_si128(bytes));
+        }
+    }
+}
+
 /// Every output pixel 1 … pixels − 2 of `dw_int8`'s arithmetic, one product at a time.
 static void reference_int8(const int8_t *r[6], const int32_t *w, const float *scale, const float *bias, int32_t pixels, uint8_t *out[4]) {
     for (int j = 0; j < 4; j++)
@@ -193,6 +294,8 @@ typedef struct {
     uint8_t *uin;      // qin + 128
     int8_t *vw;        // [ky][channel][kx 0…2, 0]
     int32_t *vstart;   // −128·Σk per channel
+    int16_t *aw;       // [ky][(k₀, k₁) then (k₂, 0)][channel pair]
+    float *ew;         // the integer weights as floats
 } sweep_context;
 
 static void sweep_float(void *raw) {
@@ -231,6 +334,36 @@ static void sweep_int8_vnni(void *raw) {
         for (int k = 0; k < 6; k++) r[k] = x->uin + (size_t)(in + k) * row;
         for (int k = 0; k < 4; k++) out[k] = x->qout + (size_t)(o + k) * row;
         dw_int8_vnni(r, x->vw, x->vstart, x->qscale, x->qbias, x->width, out);
+    }
+}
+
+static void sweep_float_avx2(void *raw) {
+    const sweep_context *x = raw;
+    const size_t row = (size_t)x->width * C;
+    for (int32_t y = 0; y < x->rows; y++) {
+        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
+        const float *r[3] = {x->fin + (size_t)in * row, x->fin + (size_t)(in + 1) * row, x->fin + (size_t)(in + 2) * row};
+        dw_float_avx2(r, x->fw, x->fbias, x->width, x->fout + (size_t)o * row);
+    }
+}
+
+static void sweep_int8_avx2(void *raw) {
+    const sweep_context *x = raw;
+    const size_t row = (size_t)x->width * C;
+    for (int32_t y = 0; y < x->rows; y++) {
+        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
+        const int8_t *r[3] = {x->qin + (size_t)in * row, x->qin + (size_t)(in + 1) * row, x->qin + (size_t)(in + 2) * row};
+        dw_int8_avx2(r, x->aw, x->qscale, x->qbias, x->width, x->qout + (size_t)o * row);
+    }
+}
+
+static void sweep_int8_exact_avx2(void *raw) {
+    const sweep_context *x = raw;
+    const size_t row = (size_t)x->width * C;
+    for (int32_t y = 0; y < x->rows; y++) {
+        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
+        const int8_t *r[3] = {x->qin + (size_t)in * row, x->qin + (size_t)(in + 1) * row, x->qin + (size_t)(in + 2) * row};
+        dw_int8_exact_avx2(r, x->ew, x->qscale, x->qbias, x->width, x->qout + (size_t)o * row);
     }
 }
 
@@ -284,6 +417,18 @@ int main(int argc, char **argv) {
         }
     }
     x.vw = vw; x.vstart = vstart;
+    int16_t aw[3 * 64];
+    for (int ky = 0; ky < 3; ky++)
+        for (int c = 0; c < C; c++) {
+            aw[ky * 64 + 2 * c] = (int16_t)qw[(ky * 3 + 0) * C + c];
+            aw[ky * 64 + 2 * c + 1] = (int16_t)qw[(ky * 3 + 1) * C + c];
+            aw[ky * 64 + 32 + 2 * c] = (int16_t)qw[(ky * 3 + 2) * C + c];
+            aw[ky * 64 + 32 + 2 * c + 1] = 0;
+        }
+    x.aw = aw;
+    float ew[9 * C];
+    for (int i = 0; i < 9 * C; i++) ew[i] = (float)qw[i];
+    x.ew = ew;
 
     // Checks on the first four output rows: each kernel over the pixels its blocks cover.
     {
@@ -304,9 +449,17 @@ int main(int argc, char **argv) {
         memset(x.qout, 0, row * 4);
         dw_int8_vnni(u, vw, vstart, qscale, qbias, x.width, qo);
         const int vnniSame = same_bytes(qo, e, (x.width - 2) / 4 * 4);
-        if (!int8Same || !vnniSame || error > 1e-4) {
-            fprintf(stderr, "qs8-depthwise-bound: check failed (int8 %s, int8 vnni %s, float error %g)\n",
-                    int8Same ? "same" : "differs", vnniSame ? "same" : "differs", error);
+        memset(x.qout, 0, row * 4);
+        for (int j = 0; j < 4; j++) dw_int8_avx2(q + j, x.aw, qscale, qbias, x.width, qo[j]);
+        int avx2Same = same_bytes(qo, e, (x.width - 2) / 4 * 4);
+        memset(x.qout, 0, row * 4);
+        for (int j = 0; j < 4; j++) dw_int8_exact_avx2(q + j, ew, qscale, qbias, x.width, qo[j]);
+        avx2Same = avx2Same && same_bytes(qo, e, (x.width - 2) / 4 * 4);
+        for (int j = 0; j < 4; j++) dw_float_avx2(r + j, fw, fbias, x.width, fo[j]);
+        const double avx2Error = reference_float_error(r, fw, fbias, x.width, fo);
+        if (!int8Same || !vnniSame || !avx2Same || error > 1e-4 || avx2Error > 1e-4) {
+            fprintf(stderr, "qs8-depthwise-bound: check failed (int8 %s, int8 vnni %s, int8 avx2 %s, float error %g, float avx2 error %g)\n",
+                    int8Same ? "same" : "differs", vnniSame ? "same" : "differs", avx2Same ? "same" : "differs", error, avx2Error);
             return 1;
         }
         free(expected);
@@ -328,6 +481,19 @@ int main(int argc, char **argv) {
             if (c < v) v = c;
         }
         printf("%-10s  %5.2f  %14.2f  %15.2f  %.2f, %.2f\n", ring ? "in L2" : "in memory", f, q, v, q / f, v / f);
+    }
+    printf("AVX2 set    float  int8 (vpmaddwd)  int8 (exact float sums)  ratios to float\n");
+    for (int ring = 1; ring >= 0; ring--) {
+        x.ring = ring;
+        double f = 1e30, q = 1e30, v = 1e30;
+        for (int round = 0; round < 3; round++) {
+            const double a = fastest(sweep_float_avx2, &x, 15, fours), b = fastest(sweep_int8_avx2, &x, 15, fours),
+                         c = fastest(sweep_int8_exact_avx2, &x, 15, fours);
+            if (a < f) f = a;
+            if (b < q) q = b;
+            if (c < v) v = c;
+        }
+        printf("%-10s  %5.2f  %15.2f  %23.2f  %.2f, %.2f\n", ring ? "in L2" : "in memory", f, q, v, q / f, v / f);
     }
     return 0;
 }
