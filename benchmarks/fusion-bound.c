@@ -20,21 +20,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bound-common.h"
+
 #define FB_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vnni,avx512dq")))
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static uint64_t fb_state = 0x9E3779B97F4A7C15u;
-static float fb_random(void) {
-    fb_state ^= fb_state << 13;
-    fb_state ^= fb_state >> 7;
-    fb_state ^= fb_state << 17;
-    return (float)(fb_state >> 40) / (float)(1 << 24) * 2.0f - 1.0f;
-}
 
 /// The engine's VNNI tiles (no activation: YuNet-s's 1×1 layers) on records
 /// of `4·G + 4` bytes instead of quantizing float pixels.
@@ -141,14 +129,14 @@ static facepipe_qpw_params layer(const float *input, int32_t pixels, int32_t I, 
     int8_t *w = aligned_alloc(64, (size_t)(padded * G * 4 + 64));
     int32_t *zero_sums = aligned_alloc(64, (size_t)padded * 4 + 64);
     float *scales = aligned_alloc(64, (size_t)padded * 4 + 64), *bias = aligned_alloc(64, (size_t)padded * 4 + 64);
-    for (int32_t i = 0; i < padded * G * 4; i++) w[i] = (int8_t)(fb_random() * 127.0f);
+    for (int32_t i = 0; i < padded * G * 4; i++) w[i] = (int8_t)(bound_random() * 127.0f);
     for (int32_t o = 0; o < padded; o++) {
         int32_t sum = 0;
         for (int32_t g = 0; g < G; g++)
             for (int j = 0; j < 4; j++) sum += w[(o / 16) * G * 64 + g * 64 + (o % 16) * 4 + j];
         zero_sums[o] = 128 * sum;
         scales[o] = 0.001f;
-        bias[o] = fb_random();
+        bias[o] = bound_random();
     }
     return (facepipe_qpw_params){input, pixels, I, O, w, zero_sums, scales, bias, NULL, 0, FACEPIPE_QPW_NONE, FACEPIPE_QPW_NONE, NULL, NULL, output};
 }
@@ -167,7 +155,7 @@ int main(void) {
         float *x = aligned_alloc(64, (size_t)P * I * 4 + 256), *out = aligned_alloc(64, (size_t)P * O * 4 + 256);
         float *check = aligned_alloc(64, (size_t)P * O * 4 + 256);
         uint8_t *records = aligned_alloc(64, (size_t)P * (I + 4) + 256);
-        for (int32_t i = 0; i < P * I; i++) x[i] = fb_random() * 3.0f;
+        for (int32_t i = 0; i < P * I; i++) x[i] = bound_random() * 3.0f;
         facepipe_qpw_params p = layer(x, P, I, O, out);
         facepipe_qpw_u8s8_8x32_avx512vnni(&p);
         quantize_records(x, P, I / 16, records);
@@ -201,12 +189,12 @@ int main(void) {
     const float *rows[6];
     for (int i = 0; i < 6; i++) {
         float *row = aligned_alloc(64, (size_t)(W * C + 64) * 4);
-        for (int32_t k = 0; k < W * C + 64; k++) row[k] = fb_random();
+        for (int32_t k = 0; k < W * C + 64; k++) row[k] = bound_random();
         rows[i] = row;
     }
     float weights[9 * C], bias[C];
-    for (int k = 0; k < 9 * C; k++) weights[k] = fb_random();
-    for (int k = 0; k < C; k++) bias[k] = fb_random() * 0.1f;
+    for (int k = 0; k < 9 * C; k++) weights[k] = bound_random();
+    for (int k = 0; k < C; k++) bias[k] = bound_random() * 0.1f;
     float *floats[SETS][4];
     uint8_t *records[SETS][4], *reference = aligned_alloc(64, (size_t)W * (C + 4) + 256);
     for (int s = 0; s < SETS; s++)

@@ -28,22 +28,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bound-common.h"
+
 #define QB_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512dq")))
 enum { C = 16 };
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static uint64_t qb_state = 0x2545F4914F6CDD1Du;
-static float qb_random(void) {
-    qb_state ^= qb_state << 13;
-    qb_state ^= qb_state >> 7;
-    qb_state ^= qb_state << 17;
-    return (float)(qb_state >> 40) / (float)(1 << 24) * 2.0f - 1.0f;
-}
 
 /// Output pixels 1 … pixels − 2 of four rows from input rows r[0 … 5] (no padding: interior only).
 QB_TARGET __attribute__((noinline)) static void dw_float(const float *r[6], const float *w, const float *bias, int32_t pixels, float *out[4]) {
@@ -270,19 +258,6 @@ static double reference_float_error(const float *r[6], const float *w, const flo
     return worst;
 }
 
-/// Fastest of `rounds` sweeps, in ns per output pixel (16 channels).
-typedef void (*sweep_fn)(void *context);
-static double fastest(sweep_fn sweep, void *context, int rounds, double pixels) {
-    double best = 1e30;
-    for (int k = 0; k < rounds; k++) {
-        const double start = now();
-        sweep(context);
-        const double elapsed = now() - start;
-        if (elapsed < best) best = elapsed;
-    }
-    return best / pixels * 1e9;
-}
-
 typedef struct {
     int32_t width, rows, inRows;
     int ring;  // 1: the same six input rows and four output rows for every block
@@ -298,72 +273,71 @@ typedef struct {
     float *ew;         // the integer weights as floats
 } sweep_context;
 
-static void sweep_float(void *raw) {
-    const sweep_context *x = raw;
+/// The ways a sweep can run.
+typedef enum { FLOAT, INT8, INT8_VNNI, FLOAT_AVX2, INT8_AVX2, INT8_EXACT_AVX2 } kernel_kind;
+
+/// Output rows `o …` from input rows `in …`: four a call in the AVX-512 ways, one in the AVX2 ones.
+static void run_block(const sweep_context *x, kernel_kind kind, int block, int32_t in, int32_t o) {
     const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y + 4 <= x->rows; y += 4) {
-        const int32_t in = x->ring ? 0 : y, o = x->ring ? 0 : y;
-        const float *r[6];
-        float *out[4];
-        for (int k = 0; k < 6; k++) r[k] = x->fin + (size_t)(in + k) * row;
-        for (int k = 0; k < 4; k++) out[k] = x->fout + (size_t)(o + k) * row;
-        dw_float(r, x->fw, x->fbias, x->width, out);
+    const float *fr[6];
+    const int8_t *qr[6];
+    const uint8_t *ur[6];
+    float *fo[4];
+    uint8_t *qo[4];
+    for (int k = 0; k < block + 2; k++) {
+        fr[k] = x->fin + (size_t)(in + k) * row;
+        qr[k] = x->qin + (size_t)(in + k) * row;
+        ur[k] = x->uin + (size_t)(in + k) * row;
+    }
+    for (int k = 0; k < block; k++) {
+        fo[k] = x->fout + (size_t)(o + k) * row;
+        qo[k] = x->qout + (size_t)(o + k) * row;
+    }
+    switch (kind) {
+    case FLOAT: dw_float(fr, x->fw, x->fbias, x->width, fo); break;
+    case INT8: dw_int8(qr, x->qw, x->qscale, x->qbias, x->width, qo); break;
+    case INT8_VNNI: dw_int8_vnni(ur, x->vw, x->vstart, x->qscale, x->qbias, x->width, qo); break;
+    case FLOAT_AVX2: dw_float_avx2(fr, x->fw, x->fbias, x->width, fo[0]); break;
+    case INT8_AVX2: dw_int8_avx2(qr, x->aw, x->qscale, x->qbias, x->width, qo[0]); break;
+    case INT8_EXACT_AVX2: dw_int8_exact_avx2(qr, x->ew, x->qscale, x->qbias, x->width, qo[0]); break;
     }
 }
 
-static void sweep_int8(void *raw) {
-    const sweep_context *x = raw;
-    const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y + 4 <= x->rows; y += 4) {
-        const int32_t in = x->ring ? 0 : y, o = x->ring ? 0 : y;
-        const int8_t *r[6];
-        uint8_t *out[4];
-        for (int k = 0; k < 6; k++) r[k] = x->qin + (size_t)(in + k) * row;
-        for (int k = 0; k < 4; k++) out[k] = x->qout + (size_t)(o + k) * row;
-        dw_int8(r, x->qw, x->qscale, x->qbias, x->width, out);
+/// Every output row once; with the rows in L2 (`ring`), always the first six input and four output rows.
+static void sweep(const sweep_context *x, kernel_kind kind) {
+    const int block = kind >= FLOAT_AVX2 ? 1 : 4;
+    for (int32_t y = 0; y + block <= x->rows; y += block) {
+        const int32_t start = x->ring ? y % 4 : y;
+        run_block(x, kind, block, start, start);
     }
 }
 
-static void sweep_int8_vnni(void *raw) {
-    const sweep_context *x = raw;
-    const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y + 4 <= x->rows; y += 4) {
-        const int32_t in = x->ring ? 0 : y, o = x->ring ? 0 : y;
-        const uint8_t *r[6];
-        uint8_t *out[4];
-        for (int k = 0; k < 6; k++) r[k] = x->uin + (size_t)(in + k) * row;
-        for (int k = 0; k < 4; k++) out[k] = x->qout + (size_t)(o + k) * row;
-        dw_int8_vnni(r, x->vw, x->vstart, x->qscale, x->qbias, x->width, out);
+/// Fastest of `rounds` sweeps, in ns per output pixel (16 channels).
+static double fastest(const sweep_context *x, kernel_kind kind, int rounds, double pixels) {
+    double best = 1e30;
+    for (int k = 0; k < rounds; k++) {
+        const double start = now();
+        sweep(x, kind);
+        const double elapsed = now() - start;
+        if (elapsed < best) best = elapsed;
     }
+    return best / pixels * 1e9;
 }
 
-static void sweep_float_avx2(void *raw) {
-    const sweep_context *x = raw;
-    const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y < x->rows; y++) {
-        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
-        const float *r[3] = {x->fin + (size_t)in * row, x->fin + (size_t)(in + 1) * row, x->fin + (size_t)(in + 2) * row};
-        dw_float_avx2(r, x->fw, x->fbias, x->width, x->fout + (size_t)o * row);
-    }
-}
-
-static void sweep_int8_avx2(void *raw) {
-    const sweep_context *x = raw;
-    const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y < x->rows; y++) {
-        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
-        const int8_t *r[3] = {x->qin + (size_t)in * row, x->qin + (size_t)(in + 1) * row, x->qin + (size_t)(in + 2) * row};
-        dw_int8_avx2(r, x->aw, x->qscale, x->qbias, x->width, x->qout + (size_t)o * row);
-    }
-}
-
-static void sweep_int8_exact_avx2(void *raw) {
-    const sweep_context *x = raw;
-    const size_t row = (size_t)x->width * C;
-    for (int32_t y = 0; y < x->rows; y++) {
-        const int32_t in = x->ring ? y % 4 : y, o = x->ring ? y % 4 : y;
-        const int8_t *r[3] = {x->qin + (size_t)in * row, x->qin + (size_t)(in + 1) * row, x->qin + (size_t)(in + 2) * row};
-        dw_int8_exact_avx2(r, x->ew, x->qscale, x->qbias, x->width, x->qout + (size_t)o * row);
+/// With the rows in L2, then in memory: the fastest of three alternating
+/// rounds of three ways (`pixels`: the output pixels each computes), and
+/// the second's and third's ratios to the first.
+static void compare(sweep_context *x, const kernel_kind kinds[3], const double pixels[3]) {
+    for (int ring = 1; ring >= 0; ring--) {
+        x->ring = ring;
+        double best[3] = {1e30, 1e30, 1e30};
+        for (int round = 0; round < 3; round++)
+            for (int k = 0; k < 3; k++) {
+                const double t = fastest(x, kinds[k], 15, pixels[k]);
+                if (t < best[k]) best[k] = t;
+            }
+        printf("%-10s  %5.2f  %15.2f  %23.2f  %.2f, %.2f\n", ring ? "in L2" : "in memory", best[0], best[1], best[2],
+               best[1] / best[0], best[2] / best[0]);
     }
 }
 
@@ -387,7 +361,7 @@ int main(int argc, char **argv) {
     int32_t qw[9 * C];
     const float inScale = 4.0f / 127, outScale = 6.0f / 255;
     for (size_t i = 0; i < row * x.inRows; i++) {
-        const int q = (int)lrintf(qb_random() * 127);
+        const int q = (int)lrintf(bound_random() * 127);
         x.qin[i] = (int8_t)q;
         x.uin[i] = (uint8_t)(q + 128);
         x.fin[i] = (float)q * inScale;
@@ -395,11 +369,11 @@ int main(int argc, char **argv) {
     for (int c = 0; c < C; c++) {
         float largest = 0;
         for (int k = 0; k < 9; k++) {
-            fw[k * C + c] = qb_random() * 0.5f;
+            fw[k * C + c] = bound_random() * 0.5f;
             largest = fmaxf(largest, fabsf(fw[k * C + c]));
         }
         for (int k = 0; k < 9; k++) qw[k * C + c] = (int32_t)lrintf(fw[k * C + c] / largest * 127);
-        fbias[c] = qb_random() * 0.3f;
+        fbias[c] = bound_random() * 0.3f;
         qscale[c] = inScale * (largest / 127) / outScale;
         qbias[c] = fbias[c] / outScale;
     }
@@ -469,31 +443,9 @@ int main(int argc, char **argv) {
     const double threes = rows * (double)((x.width - 2) / 3 * 3), fours = rows * (double)((x.width - 2) / 4 * 4);
     printf("16-channel 3x3 stride-1 depthwise + ReLU, %d px wide, %d rows; ns per output pixel, fastest of 15 in each of 3 alternating rounds\n",
            x.width, x.rows);
-    printf("rows        float  int8 (vpmulld)  int8 (vpdpbusd)  ratios to float\n");
-    for (int ring = 1; ring >= 0; ring--) {
-        x.ring = ring;
-        double f = 1e30, q = 1e30, v = 1e30;
-        for (int round = 0; round < 3; round++) {
-            const double a = fastest(sweep_float, &x, 15, threes), b = fastest(sweep_int8, &x, 15, threes),
-                         c = fastest(sweep_int8_vnni, &x, 15, fours);
-            if (a < f) f = a;
-            if (b < q) q = b;
-            if (c < v) v = c;
-        }
-        printf("%-10s  %5.2f  %14.2f  %15.2f  %.2f, %.2f\n", ring ? "in L2" : "in memory", f, q, v, q / f, v / f);
-    }
-    printf("AVX2 set    float  int8 (vpmaddwd)  int8 (exact float sums)  ratios to float\n");
-    for (int ring = 1; ring >= 0; ring--) {
-        x.ring = ring;
-        double f = 1e30, q = 1e30, v = 1e30;
-        for (int round = 0; round < 3; round++) {
-            const double a = fastest(sweep_float_avx2, &x, 15, fours), b = fastest(sweep_int8_avx2, &x, 15, fours),
-                         c = fastest(sweep_int8_exact_avx2, &x, 15, fours);
-            if (a < f) f = a;
-            if (b < q) q = b;
-            if (c < v) v = c;
-        }
-        printf("%-10s  %5.2f  %15.2f  %23.2f  %.2f, %.2f\n", ring ? "in L2" : "in memory", f, q, v, q / f, v / f);
-    }
+    printf("AVX-512     float  int8 (vpmulld)   int8 (vpdpbusd)          ratios to float\n");
+    compare(&x, (const kernel_kind[3]){FLOAT, INT8, INT8_VNNI}, (const double[3]){threes, threes, fours});
+    printf("AVX2        float  int8 (vpmaddwd)  int8 (exact float sums)  ratios to float\n");
+    compare(&x, (const kernel_kind[3]){FLOAT_AVX2, INT8_AVX2, INT8_EXACT_AVX2}, (const double[3]){fours, fours, fours});
     return 0;
 }
