@@ -15,13 +15,16 @@
 #    tensor with no negative value, −127…127 otherwise), without the heads'
 #    outputs and, for the second table, with them.
 # 4. Runs benchmarks/eval-shifts.sh (composite set, then crowd set) with the
-#    patched binary three times: unpatched arithmetic (no FP_QSIM: the same
-#    outputs as HEAD), the table without the heads, the table with them.
-#    The tables go to OUT (default /tmp/static-int8).
+#    patched binary four ways: unpatched arithmetic (no FP_QSIM: the same
+#    outputs as HEAD), the table without the heads, the table with them, and
+#    the table without the heads plus each depthwise layer's taps rounded to
+#    8 bits per channel (FP_QSIM_DW). The tables go to OUT (default
+#    /tmp/static-int8).
 #
 # Environment: COUNT (default 60), PERCENTILE (default 1.0), WORKERS
 # (default 2), ARCHIVE (default datasets/build/bench.tar), SETS (default
-# "composite crowd"), WORK_ROOT (default a new temporary folder), OUT.
+# "composite crowd"), VARIANTS (default "unpatched grids grids-with-heads
+# grids-dw-weights"), WORK_ROOT (default a new temporary folder), OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT="${COUNT:-60}"
@@ -29,6 +32,7 @@ PERCENTILE="${PERCENTILE:-1.0}"
 WORKERS="${WORKERS:-2}"
 ARCHIVE="${ARCHIVE:-datasets/build/bench.tar}"
 read -r -a SETS <<< "${SETS:-composite crowd}"
+read -r -a VARIANTS <<< "${VARIANTS:-unpatched grids grids-with-heads grids-dw-weights}"
 OUT="${OUT:-/tmp/static-int8}"
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "static-int8: $PY missing; run 'make venv' first" >&2; exit 2; }
@@ -70,15 +74,17 @@ HISTOGRAMS="$(ls "$WORK_ROOT"/histograms.*)"
 "$PY" benchmarks/static-int8/table.py "$HISTOGRAMS" "$OUT/grids-with-heads.txt" --percentile "$PERCENTILE" --keep-heads > /dev/null
 
 for set in "${SETS[@]}"; do
-    for variant in unpatched grids grids-with-heads; do
+    for variant in "${VARIANTS[@]}"; do
         echo "== $set, $variant"
-        if [ "$variant" = unpatched ]; then
-            env -u FP_QSIM EVAL_SET="$set" BIN="$BIN" WORKERS="$WORKERS" OUT_NAME="static-int8-$variant.md" \
-                benchmarks/eval-shifts.sh > "$OUT/$set-$variant.log" 2>&1
-        else
-            FP_QSIM="apply:$OUT/$variant.txt" EVAL_SET="$set" BIN="$BIN" WORKERS="$WORKERS" OUT_NAME="static-int8-$variant.md" \
-                benchmarks/eval-shifts.sh > "$OUT/$set-$variant.log" 2>&1
-        fi
+        case "$variant" in
+            unpatched) simulation=(env -u FP_QSIM -u FP_QSIM_DW) ;;
+            grids) simulation=(env -u FP_QSIM_DW FP_QSIM="apply:$OUT/grids.txt") ;;
+            grids-with-heads) simulation=(env -u FP_QSIM_DW FP_QSIM="apply:$OUT/grids-with-heads.txt") ;;
+            grids-dw-weights) simulation=(env FP_QSIM_DW=1 FP_QSIM="apply:$OUT/grids.txt") ;;
+            *) echo "static-int8: unknown variant '$variant'" >&2; exit 2 ;;
+        esac
+        "${simulation[@]}" EVAL_SET="$set" BIN="$BIN" WORKERS="$WORKERS" OUT_NAME="static-int8-$variant.md" \
+            benchmarks/eval-shifts.sh > "$OUT/$set-$variant.log" 2>&1
         grep -E '^\| (detections|true positives|precision  |AP@0.5|recall, faces >= 20 px|recall, face 20–32|recall, face 32–64)' \
             "$OUT/$set-$variant.log" | tee "$OUT/$set-$variant.md"
     done
