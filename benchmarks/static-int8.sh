@@ -18,8 +18,10 @@
 #    patched binary four ways: unpatched arithmetic (no FP_QSIM: the same
 #    outputs as HEAD), the table without the heads, the table with them, and
 #    the table without the heads plus each depthwise layer's taps rounded to
-#    8 bits per channel (FP_QSIM_DW). The tables go to OUT (default
-#    /tmp/static-int8).
+#    8 bits per channel (FP_QSIM_DW). Two more ways when VARIANTS names
+#    them: dw-weights (the taps rounded, activations as today) and
+#    grids-dw-weights-mse (the taps on each channel's scale of least
+#    squared error). The tables go to OUT (default /tmp/static-int8).
 #
 # Environment: COUNT (default 60), PERCENTILE (default 1.0), WORKERS
 # (default 2), ARCHIVE (default datasets/build/bench.tar), SETS (default
@@ -81,6 +83,8 @@ for set in "${SETS[@]}"; do
             grids) simulation=(env -u FP_QSIM_DW FP_QSIM="apply:$OUT/grids.txt") ;;
             grids-with-heads) simulation=(env -u FP_QSIM_DW FP_QSIM="apply:$OUT/grids-with-heads.txt") ;;
             grids-dw-weights) simulation=(env FP_QSIM_DW=1 FP_QSIM="apply:$OUT/grids.txt") ;;
+            grids-dw-weights-mse) simulation=(env FP_QSIM_DW=mse FP_QSIM="apply:$OUT/grids.txt") ;;
+            dw-weights) simulation=(env -u FP_QSIM FP_QSIM_DW=1) ;;
             *) echo "static-int8: unknown variant '$variant'" >&2; exit 2 ;;
         esac
         "${simulation[@]}" EVAL_SET="$set" BIN="$BIN" WORKERS="$WORKERS" OUT_NAME="static-int8-$variant.md" \
