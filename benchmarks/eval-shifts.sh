@@ -25,7 +25,8 @@
 # (default faces), WORKERS (default: all cores), LOST_FROM (count the faces
 # of at least this many px that the first placement found and each other one
 # missed), OUT_NAME (default shifts.md), BIN (default: this checkout's
-# release build of facepipe, built when missing).
+# release build of facepipe, built when missing), RUN_ARGS (more arguments
+# of every `facepipe run`, e.g. "--set detect-faces.canvas-arithmetic=static-int8").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +39,7 @@ esac
 EVAL_DIR="${EVAL_DIR:-$DEFAULT_DIR}"
 read -r -a SHIFT_LIST <<< "${SHIFTS:-0,0 1,0 0,1 1,1 2,3 5,9}"
 PIPELINE="${PIPELINE:-faces}"
+read -r -a RUN_ARGS <<< "${RUN_ARGS:-}"
 WORKERS="${WORKERS:-$(nproc)}"
 PY=.venv/bin/python
 [ -x "$PY" ] || { echo "eval-shifts: $PY missing; run 'make venv' first" >&2; exit 2; }
@@ -59,7 +61,7 @@ for shift in "${SHIFT_LIST[@]}"; do
     key="$dx-$dy-$angle"
     copies="$WORK/set-$key"
     "$PY" benchmarks/eval/shift.py copy "$EVAL_DIR" "$copies" "$dx" "$dy" "$angle"
-    "$BIN" run "$PIPELINE" "$copies" --out "$WORK/run-$key" --workers "$WORKERS" --quiet || [ $? -eq 1 ]
+    "$BIN" run "$PIPELINE" "$copies" --out "$WORK/run-$key" --workers "$WORKERS" --quiet ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} || [ $? -eq 1 ]
     python3 benchmarks/eval/manifest_faces.py "$WORK/run-$key/manifest.csv" "$copies" \
         | python3 benchmarks/eval/shift.py back "$copies" "$dx" "$dy" "$angle" > "$WORK/shift-$key.jsonl"
     rm -rf "$copies" "$WORK/run-$key"

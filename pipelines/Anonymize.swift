@@ -11,7 +11,7 @@ extension Pipelines {
                                            rationale: "recall first: YuNet-s and BlazeFace together down to 16-px faces, every face either detector scores at its lowest floor (0.5), and no filter or Face Mesh presence check that could leave a face unredacted; the grown box covers hair and chin; JPEG q90 keeps the image usable and drops EXIF, GPS and maker notes.") {
         Decode()
         Orient()
-        DetectFaces(.accurate, minFaceSize: .pixels(16), minScore: anonymizeMinScore, canvasArithmetic: .int8, unconfirmed: .all)
+        DetectFaces(.accurate, minFaceSize: .pixels(16), minScore: anonymizeMinScore, canvasArithmetic: .staticInt8, unconfirmed: .all)
         Redact(.blur)
         WriteOutputs(images: .jpeg(quality: 90))
     }.trackingFacesInVideo()

@@ -7,7 +7,7 @@ extension Pipelines {
                                            rationale: "detection searches down to 20 px like faces, but a face narrower than 40 px has too little detail for a 112-px recognition crop; iris centres give the eye points of the five-point alignment.") {
         Decode()
         Orient()
-        DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8)
+        DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .staticInt8)
         FilterConfidence(atLeast: 0.7)
         FilterWidth(atLeast: 40)
         ForEachFace {

@@ -2,7 +2,7 @@ import Pipeline
 
 extension Pipelines {
     /// The detection of the default pipeline, which `facepipe detect` shares.
-    public static let facesDetection = DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .int8)
+    public static let facesDetection = DetectFaces(.accurate, minFaceSize: .pixels(20), canvasArithmetic: .staticInt8)
     /// The confidence a face needs to be kept in the default pipeline: the
     /// detector's own floor. Accurate detection already holds a face only
     /// one detector found to that detector's bar (`UnconfirmedFaces.scored`);

@@ -15,7 +15,8 @@
 // whole groups of four taps, so every kernel adds the same integers.
 
 /// Pixels whose windows share one layout: `count` pixels `pixel_step`
-/// bytes apart, kernel rows `row_step` bytes apart, outputs from `output`.
+/// bytes apart, kernel rows `row_step` bytes apart, outputs from element
+/// `output` of the output tensor (floats or bytes).
 typedef struct {
     const uint8_t *pixels;
     /// NULL: Q is `weight_sums`; otherwise a window of ones and zeros laid
@@ -23,13 +24,25 @@ typedef struct {
     const uint8_t *mask;
     intptr_t pixel_step, row_step;
     int32_t count;
-    float *output;
+    intptr_t output;
 } qconv_run;
 
 typedef void (*qconv_run_function)(const facepipe_qconv_params *p, const qconv_run *run);
 
 static inline int32_t groups_per_row(const facepipe_qconv_params *p) { return (p->kernel_width * p->in_channels + 3) / 4; }
 static inline int32_t padded_channels(const facepipe_qconv_params *p) { return (p->out_channels + 7) / 8 * 8; }
+
+/// Output value `y` (clamped) at element `at`: a float, or a byte on the grid.
+static inline void store_scalar(const facepipe_qconv_params *p, intptr_t at, float y) {
+    if (p->output_bytes) {
+        float v = y * p->inverse_step;
+        v = v > 0.0f ? v : 0.0f;
+        v = v < 255.0f ? v : 255.0f;
+        p->output_bytes[at] = (uint8_t)(int32_t)rintf(v);
+    } else {
+        p->output[at] = y;
+    }
+}
 
 static inline uint32_t load32(const uint8_t *p) {
     uint32_t value;
@@ -64,7 +77,7 @@ static void convolve(const facepipe_qconv_params *p, qconv_run_function run) {
     for (int32_t oy = 0; oy < p->out_height; oy++) {
         const int32_t iy = oy * p->stride_height - p->pad_top;
         const int insideRows = oy >= y0 && oy < y1;
-        float *outRow = p->output + (intptr_t)oy * p->out_width * O;
+        const intptr_t outRow = (intptr_t)oy * p->out_width * O;
         int32_t ox = 0;
         while (ox < p->out_width) {
             const int32_t ix = ox * p->stride_width - p->pad_left;
@@ -124,7 +137,7 @@ static void run_scalar(const facepipe_qconv_params *p, const qconv_run *r) {
             float y = fmaf(p->half_scales[c], (float)(2 * a - 255 * q), p->bias[c]);
             y = y > p->lower ? y : p->lower;
             y = y < p->upper ? y : p->upper;
-            r->output[(intptr_t)i * O + c] = y;
+            store_scalar(p, r->output + (intptr_t)i * O + c, y);
         }
     }
 }
@@ -145,17 +158,33 @@ AVX2_TARGET static inline __m256i dot8_avx2(__m256i acc, __m256i a, const int8_t
 }
 
 /// The epilogue on 8 channels from `c`: stores `count` ≤ 8 of them.
-AVX2_TARGET static inline void store8_avx2(const facepipe_qconv_params *p, __m256i a, __m256i q, int32_t c, float *out, int32_t count) {
+AVX2_TARGET static inline void store8_avx2(const facepipe_qconv_params *p, __m256i a, __m256i q, int32_t c, intptr_t at, int32_t count) {
     const __m256i t = _mm256_sub_epi32(_mm256_add_epi32(a, a), _mm256_mullo_epi32(q, _mm256_set1_epi32(255)));
     __m256 y = _mm256_fmadd_ps(_mm256_loadu_ps(p->half_scales + c), _mm256_cvtepi32_ps(t), _mm256_loadu_ps(p->bias + c));
     y = _mm256_max_ps(y, _mm256_set1_ps(p->lower));
     y = _mm256_min_ps(y, _mm256_set1_ps(p->upper));
+    if (p->output_bytes) {
+        // store_scalar's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
+        __m256 v = _mm256_mul_ps(y, _mm256_set1_ps(p->inverse_step));
+        v = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
+        const __m256i w = _mm256_cvtps_epi32(v);
+        const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        const __m128i bytes = _mm_packus_epi16(words, words);
+        if (count >= 8) {
+            _mm_storel_epi64((__m128i *)(p->output_bytes + at), bytes);
+        } else {
+            uint8_t lanes[16];
+            _mm_storeu_si128((__m128i *)lanes, bytes);
+            memcpy(p->output_bytes + at, lanes, (size_t)count);
+        }
+        return;
+    }
     if (count >= 8) {
-        _mm256_storeu_ps(out, y);
+        _mm256_storeu_ps(p->output + at, y);
     } else {
         float lanes[8];
         _mm256_storeu_ps(lanes, y);
-        memcpy(out, lanes, (size_t)count * sizeof(float));
+        memcpy(p->output + at, lanes, (size_t)count * sizeof(float));
     }
 }
 
@@ -193,12 +222,12 @@ AVX2_TARGET static void run_avx2(const facepipe_qconv_params *p, const qconv_run
     int32_t i = 0;
     for (; i + 4 <= r->count; i += 4) {
         const uint8_t *pixels = r->pixels + i * r->pixel_step;
-        float *out = r->output + (intptr_t)i * O;
+        const intptr_t out = r->output + (intptr_t)i * O;
         for (int32_t c = 0; c < O8; c += 8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, dot8_avx2, AVX2_LOADQ, store8_avx2, 4);
     }
     for (; i < r->count; i++) {
         const uint8_t *pixels = r->pixels + i * r->pixel_step;
-        float *out = r->output + (intptr_t)i * O;
+        const intptr_t out = r->output + (intptr_t)i * O;
         for (int32_t c = 0; c < O8; c += 8) QCONV_BLOCK(__m256i, _mm256_setzero_si256, AVX2_BCAST, dot8_avx2, AVX2_LOADQ, store8_avx2, 1);
     }
 }
@@ -224,13 +253,20 @@ VNNI_TARGET static inline __m256i dot8_vnni(__m256i acc, __m256i a, const int8_t
 }
 
 /// The epilogue on 16 channels from `c`: stores `count` of them (all 16 when `count` ≥ 16).
-AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, __m512i a, __m512i q, int32_t c, float *out, int32_t count) {
+AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, __m512i a, __m512i q, int32_t c, intptr_t at, int32_t count) {
     const __m512i t = _mm512_sub_epi32(_mm512_add_epi32(a, a), _mm512_mullo_epi32(q, _mm512_set1_epi32(255)));
     __m512 y = _mm512_fmadd_ps(_mm512_loadu_ps(p->half_scales + c), _mm512_cvtepi32_ps(t), _mm512_loadu_ps(p->bias + c));
     y = _mm512_max_ps(y, _mm512_set1_ps(p->lower));
     y = _mm512_min_ps(y, _mm512_set1_ps(p->upper));
     const __mmask16 lanes = count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
-    _mm512_mask_storeu_ps(out, lanes, y);
+    if (p->output_bytes) {
+        // store_scalar's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
+        __m512 v = _mm512_mul_ps(y, _mm512_set1_ps(p->inverse_step));
+        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
+        _mm_mask_storeu_epi8(p->output_bytes + at, lanes, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
+        return;
+    }
+    _mm512_mask_storeu_ps(p->output + at, lanes, y);
 }
 
 /// The channel blocks of `T` pixels on AVX-512: 16 channels at a time, a
@@ -253,12 +289,12 @@ AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, 
         int32_t i = 0;                                                                                                  \
         for (; i + 8 <= r->count; i += 8) {                                                                             \
             const uint8_t *pixels = r->pixels + i * r->pixel_step;                                                      \
-            float *out = r->output + (intptr_t)i * O;                                                                   \
+            const intptr_t out = r->output + (intptr_t)i * O;                                                                   \
             QCONV_BLOCKS_AVX512(DOT16, DOT8, 8);                                                                        \
         }                                                                                                               \
         for (; i < r->count; i++) {                                                                                     \
             const uint8_t *pixels = r->pixels + i * r->pixel_step;                                                      \
-            float *out = r->output + (intptr_t)i * O;                                                                   \
+            const intptr_t out = r->output + (intptr_t)i * O;                                                                   \
             QCONV_BLOCKS_AVX512(DOT16, DOT8, 1);                                                                        \
         }                                                                                                               \
     }

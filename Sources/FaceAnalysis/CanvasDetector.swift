@@ -74,7 +74,7 @@ package final class CanvasDetector {
                 TensorSampler.crop(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,
                                    valueScale: 2 / 255, valueOffset: -1, into: input)
             }, needs: needs, output: output)
-        case .int8FirstLayer, .int8:
+        case .int8FirstLayer, .int8, .staticInt8:
             // The same canvas as bytes: black (0) outside the level image, where the float canvas has −1.
             interpreter.runBytes(input: { rows, input in
                 TensorSampler.cropBytes(levelImage, x: canvas.x, y: canvas.y + rows.lowerBound, width: canvas.width, height: rows.count,

@@ -80,5 +80,5 @@ extension DetectorFamily {
                                coarseLevelSmallestFace: 24),
         faceBox: .fromHeight(side: 0.863, drop: 0.07), foundBy: .yunet,
         secondOpinion: .whenLargeAndUnsure(size: FaceDetection.yunetSecondOpinionSize, score: FaceDetection.yunetSecondOpinionScore),
-        int8Pointwise: .every)
+        int8Pointwise: .every, activationGrids: YuNetGrids.calibrated)
 }

@@ -52,10 +52,14 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
     /// Which 1×1 convolutions of its search pass run in int8 under
     /// ``DetectorArithmetic/int8`` (``pointwise(_:)``).
     package var int8Pointwise: Int8Pointwise
+    /// The tensors its search pass holds as bytes under
+    /// ``DetectorArithmetic/staticInt8`` (``grids(_:)``); nil: none.
+    package var activationGrids: ActivationGrids?
 
     package init(name: String, model: FaceModel, decoding: Decoding, searches: Set<Search>, pyramid: PyramidSearch? = nil,
                  faceBox: FaceBox = .blazeFace, foundBy: FaceDetection.Detectors = .blazeFace,
-                 secondOpinion: SecondOpinion = .always, int8Pointwise: Int8Pointwise = .blockProjections) {
+                 secondOpinion: SecondOpinion = .always, int8Pointwise: Int8Pointwise = .blockProjections,
+                 activationGrids: ActivationGrids? = nil) {
         self.name = name
         self.model = model
         self.decoding = decoding
@@ -65,6 +69,7 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
         self.foundBy = foundBy
         self.secondOpinion = secondOpinion
         self.int8Pointwise = int8Pointwise
+        self.activationGrids = activationGrids
     }
 
     /// When a face one family alone found is checked by Face Mesh's
@@ -140,5 +145,11 @@ package struct DetectorFamily: Sendable, Hashable, CustomStringConvertible {
         case .blockProjections: arithmetic.pointwise
         case .every: arithmetic.yunetPointwise
         }
+    }
+
+    /// The tensors this family's search pass holds as bytes in `arithmetic`:
+    /// its ``activationGrids`` under ``DetectorArithmetic/staticInt8``.
+    package func grids(_ arithmetic: DetectorArithmetic) -> ActivationGrids? {
+        arithmetic == .staticInt8 ? activationGrids : nil
     }
 }

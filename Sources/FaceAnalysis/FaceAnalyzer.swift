@@ -53,7 +53,8 @@ public final class FaceAnalyzer {
         let pass = SearchPass(family: family, arithmetic: arithmetic)
         if let existing = tiledDetectors[pass] { return existing }
         let made = try YuNetDetector(model: try models.model(family.model), minimumScore: DetectionDecoder.defaultMinScore,
-                                     firstConvolution: arithmetic.firstConvolution, pointwise: family.pointwise(arithmetic))
+                                     firstConvolution: arithmetic.firstConvolution, pointwise: family.pointwise(arithmetic),
+                                     grids: family.grids(arithmetic))
         tiledDetectors[pass] = made
         return made
     }

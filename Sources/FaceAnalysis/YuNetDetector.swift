@@ -37,16 +37,22 @@ public final class YuNetDetector {
     private let base: Model
     private var current: (height: Int, width: Int, streaming: RowStreamingInterpreter)
 
+    /// Given every float tensor the network computes, by name, as its rows
+    /// come (`RowStreamingInterpreter.observer`): what a calibration of
+    /// ``YuNetGrids`` records. Nil: nothing is observed.
+    package var observer: ((_ tensor: String, _ values: UnsafeBufferPointer<Float>) -> Void)?
+
     /// Runs `model`, YuNet-s as ``YuNetGraph/model(_:height:width:kernels:)``
     /// planned it (shared read-only by every worker's detector), with its
     /// first layer in `firstConvolution` and its 1×1 convolutions in
-    /// `pointwise` arithmetic.
+    /// `pointwise` arithmetic, and the tensors `grids` names held as bytes
+    /// (``YuNetGrids``).
     public init(model: Model, minimumScore: Float = 0.5, firstConvolution: FirstConvolution = .float32,
-                pointwise: PointwiseConvolution = .float32) throws(FaceAnalysisError) {
+                pointwise: PointwiseConvolution = .float32, grids: ActivationGrids? = nil) throws(FaceAnalysisError) {
         let streaming: RowStreamingInterpreter
         do {
             // Planned once in the chosen arithmetic; every later size shares its packed weights.
-            base = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise)
+            base = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise, grids: grids)
             streaming = try Self.streaming(base, sharing: nil)
         } catch {
             throw .inference(model: FaceModel.yunet.fileName, message: "\(error)")
@@ -94,6 +100,12 @@ public final class YuNetDetector {
         // `p·(2/255) − 1` floats with `YuNetGraph.paddingValue` around them,
         // or with an int8 first layer the bytes themselves around zeros.
         let streaming = current.streaming, headOutputs = streaming.headOutputs
+        if let observer {
+            let names = streaming.model.stepOutputNames
+            streaming.observer = { step, values in observer(names[step], values) }
+        } else {
+            streaming.observer = nil
+        }
         // Scores under libfacedetection's floor are decoded only when asked for.
         var decoder = YuNetDecoder.Rows(width: width, floor: min(YuNetDecoder.candidateThreshold, minimumScore))
         let b = YuNetGraph.border, inputRow = (width + 2 * b) * 3, regionBytes = regionWidth * 3

@@ -44,6 +44,10 @@ struct ModelBench: ParsableCommand {
     @Option(help: "float32, or int8: plan the block projections (1×1 convolutions after a depthwise one) in int8, each input pixel quantized by its largest magnitude.")
     var pointwise: PointwiseConvolution = .float32
 
+    @Flag(name: .customLong("static-int8"),
+          help: "With YuNet-s's weights: hold its activations as bytes on its calibrated grids (canvas arithmetic static-int8; docs/YUNET.md).")
+    var staticInt8 = false
+
     func run() throws {
         try ModelCommandSupport.guarded {
             guard iterations >= 1, iterations <= 1_000_000, warmup >= 0, warmup <= 1_000_000 else {
@@ -51,11 +55,13 @@ struct ModelBench: ParsableCommand {
             }
             var prepared = try ModelCommandSupport.loadModel(model)
             if let inputSize { prepared = try Self.resize(prepared, to: inputSize) }
-            if firstConvolution != prepared.firstConvolution || pointwise != prepared.pointwise {
+            let grids = staticInt8 ? YuNetGrids.calibrated : nil
+            if firstConvolution != prepared.firstConvolution || pointwise != prepared.pointwise || grids != nil {
                 guard inputs.isEmpty || firstConvolution == .float32 else {
                     throw ModelCommandError.inputWithInt8
                 }
-                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise)
+                prepared = try prepared.resized(inputShape: prepared.inputs[0].shape, firstConvolution: firstConvolution, pointwise: pointwise,
+                                                grids: grids)
             }
             var values: [[Float]] = []
             var bytes: [UInt8] = []
@@ -130,7 +136,8 @@ struct ModelBench: ParsableCommand {
             let mean = times.reduce(0, +) / Double(times.count)
             print("model=\(URL(fileURLWithPath: model).lastPathComponent) iterations=\(iterations) warmup=\(warmup) threads=1 kernels=\(prepared.kernels)"
                   + (prepared.firstConvolution == .int8 ? " first_convolution=int8" : "")
-                  + (prepared.pointwise == .float32 ? "" : " pointwise=\(prepared.pointwise)"))
+                  + (prepared.pointwise == .float32 ? "" : " pointwise=\(prepared.pointwise)")
+                  + (prepared.grids == nil ? "" : " activations=static-int8"))
             print(String(format: "min_ms=%.4f mean_ms=%.4f max_ms=%.4f", times[0], mean, times[times.count - 1]))
             print(String(format: "gflops=%.1f", Double(prepared.statistics.multiplyAccumulates) * 2 / (median * 1e6)))
             // CPU time of this thread: what the invocation cost, without time spent waiting for a core.

@@ -178,6 +178,11 @@ extension InferenceError {
         /// The first convolution's window exceeds the int8 kernels' table.
         case int8Window(height: Int, width: Int)
 
+        // MARK: Static int8 activations
+
+        /// `ActivationGrids` asks for a byte tensor the plan cannot write or read as bytes.
+        case gridUnsupported(TensorReference, why: String)
+
         // MARK: Running
 
         /// A float input given to a model whose first convolution reads bytes.
@@ -295,6 +300,8 @@ extension InferenceError {
             case .int8FusedAdd: "the int8 first convolution cannot take a fused ADD"
             case .int8Prelu: "the int8 first convolution cannot apply a PRELU"
             case let .int8Window(height, width): "the int8 first convolution's \(height)×\(width) window is too large"
+
+            case let .gridUnsupported(tensor, why): "cannot hold \(tensor) as bytes on a grid: \(why)"
 
             case .needsByteInput: "the model's first convolution is int8: write its input bytes with withByteInput"
             case let .inputCount(expected, got): "the model takes \(expected) inputs, got \(got)"

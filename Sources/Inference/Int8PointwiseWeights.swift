@@ -34,7 +34,18 @@ package struct Int8PointwiseWeights {
 
     /// The block for TFLite's `[O][1][1][I]` filter `weights`.
     package func pack(_ weights: [Float]) -> [Float] {
-        let (quantized, scales) = Int8ConvolutionWeights.perChannel(weights, outChannels: outChannels, levels: -Self.largestWeight...Self.largestWeight)
+        let (quantized, scales) = quantize(weights)
+        return Int8ConvolutionWeights.poolBlock(bytes: packed(quantized), sums: quantized.map { 128 * $0.reduce(Int32(0)) { $0 + Int32($1) } },
+                                                rows: [scales], channels: paddedChannels)
+    }
+
+    /// Each output channel's 8-bit weights and scale (`Int8ConvolutionWeights.perChannel`).
+    func quantize(_ weights: [Float]) -> (weights: [[Int8]], scales: [Float]) {
+        Int8ConvolutionWeights.perChannel(weights, outChannels: outChannels, levels: -Self.largestWeight...Self.largestWeight)
+    }
+
+    /// `quantized` in the kernels' order: `[ceil(O/16)][G][16][4]` bytes, zero beyond I and O.
+    func packed(_ quantized: [[Int8]]) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: zeroSumsOffset * 4)
         for channel in 0..<outChannels {
             let (block, lane) = channel.quotientAndRemainder(dividingBy: 16)
@@ -43,7 +54,6 @@ package struct Int8PointwiseWeights {
                 bytes[((block * groups + group) * 16 + lane) * 4 + slot] = UInt8(bitPattern: quantized[channel][input])
             }
         }
-        return Int8ConvolutionWeights.poolBlock(bytes: bytes, sums: quantized.map { 128 * $0.reduce(Int32(0)) { $0 + Int32($1) } },
-                                                rows: [scales], channels: paddedChannels)
+        return bytes
     }
 }

@@ -37,6 +37,20 @@ extension Step {
             var summary = window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: s.geometry.kernelHeight * s.geometry.kernelWidth)
             summary.kernel = s.kernel.rawValue
             return summary
+        case let .qs8Pointwise(s):
+            var summary = window("CONV_2D", s.geometry, macsPerOutput: s.geometry.inChannels)
+            summary.kernel = s.kernel.rawValue
+            return summary
+        case let .qs8Depthwise(s):
+            var summary = window("DEPTHWISE_CONV_2D", s.geometry, macsPerOutput: 9)
+            summary.kernel = s.kernel.rawValue
+            return summary
+        case let .qs8MaxPool(s):
+            var summary = window("MAX_POOL_2D", s.geometry, macsPerOutput: 0)
+            summary.kernel = "qs8_maxpool2x2"
+            return summary
+        case let .qs8Add(s): return StepSummary(kind: "ADD", shape: "\(s.count)", multiplyAccumulates: 0, kernel: "qs8_add")
+        case let .qs8Quantize(s): return StepSummary(kind: "QUANTIZE", shape: "\(s.count)", multiplyAccumulates: 0, kernel: "qs8_quantize")
         case let .maxPool(s):
             var summary = window("MAX_POOL_2D", s.geometry, macsPerOutput: 0)
             summary.kernel = s.kernel.rawValue

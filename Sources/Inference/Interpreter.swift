@@ -55,6 +55,18 @@ public final class Interpreter {
         for index in model.plan.steps.indices { invokeStep(index) }
     }
 
+    /// Runs every step of the plan, handing each step's output to `observe`
+    /// when it is floats: its tensor's name (`Model.stepOutputNames`) and
+    /// values. For calibrating `ActivationGrids` on the float plan.
+    package func invoke(observing observe: (_ name: String, _ values: UnsafeBufferPointer<Float>) -> Void) {
+        for index in model.plan.steps.indices {
+            invokeStep(index)
+            let step = model.plan.steps[index]
+            guard let (offset, count) = step.floatOutput else { continue }
+            observe(model.plan.outputNames[index], UnsafeBufferPointer(start: arena + offset, count: count))
+        }
+    }
+
     /// Runs step `index` of the plan.
     @inline(__always)
     func invokeStep(_ index: Int) {

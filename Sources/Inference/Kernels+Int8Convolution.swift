@@ -5,8 +5,14 @@ extension Kernels {
     /// (`step.kernel`) on the bytes at `step.input`.
     static func int8Convolution(_ step: Step.Int8Convolution, arena: UnsafeMutablePointer<Float>, constants: UnsafePointer<Float>) {
         let bytes = UnsafeRawPointer(arena + step.input).assumingMemoryBound(to: UInt8.self)
-        step.kernel.convolve(bytes, geometry: step.geometry, inRowBytes: step.inRowBytes, table: constants + step.table,
-                             lower: step.lower, upper: step.upper, output: arena + step.output)
+        if let outputStep = step.outputStep {
+            step.kernel.convolve(bytes, geometry: step.geometry, inRowBytes: step.inRowBytes, table: constants + step.table,
+                                 lower: step.lower, upper: step.upper, output: nil,
+                                 outputBytes: (UnsafeMutableRawPointer(arena + step.output).assumingMemoryBound(to: UInt8.self), 1 / outputStep))
+        } else {
+            step.kernel.convolve(bytes, geometry: step.geometry, inRowBytes: step.inRowBytes, table: constants + step.table,
+                                 lower: step.lower, upper: step.upper, output: arena + step.output)
+        }
     }
 }
 
@@ -14,9 +20,12 @@ extension Int8ConvolutionKernel {
     /// Runs the kernel on `input` (H rows of W×I bytes, `inRowBytes` apart
     /// (W×I when nil), followed by at least 4 readable bytes) with
     /// `Int8ConvolutionWeights`' block at `table`, writing `clamp(…, lower,
-    /// upper)` floats to `output`.
+    /// upper)` floats to `output`, or with `outputBytes` bytes on a grid
+    /// (`ActivationGrids`: the values times the inverse step, rounded and
+    /// clamped to 0…255).
     func convolve(_ input: UnsafePointer<UInt8>, geometry g: WindowGeometry, inRowBytes: Int? = nil, table: UnsafePointer<Float>,
-                          lower: Float, upper: Float, output: UnsafeMutablePointer<Float>) {
+                  lower: Float, upper: Float, output: UnsafeMutablePointer<Float>?,
+                  outputBytes: (bytes: UnsafeMutablePointer<UInt8>, inverseStep: Float)? = nil) {
         let layout = Int8ConvolutionWeights(g)
         precondition(layout.windowBytes <= Int8ConvolutionWeights.largestWindowBytes,
                      "Int8ConvolutionKernel: a \(g.kernelHeight)×\(g.kernelWidth)×\(g.inChannels) window is too large")
@@ -30,7 +39,7 @@ extension Int8ConvolutionKernel {
             weights: UnsafeRawPointer(table).assumingMemoryBound(to: Int8.self),
             weight_sums: UnsafeRawPointer(table + layout.sumsOffset).assumingMemoryBound(to: Int32.self),
             half_scales: table + layout.halfScalesOffset, bias: table + layout.biasOffset,
-            lower: lower, upper: upper, output: output)
+            lower: lower, upper: upper, output: output, output_bytes: outputBytes?.bytes, inverse_step: outputBytes?.inverseStep ?? 0)
         withUnsafePointer(to: &parameters) { run($0) }
     }
 }

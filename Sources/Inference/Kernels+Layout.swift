@@ -110,7 +110,8 @@ extension Kernels {
     /// the product is rounded instead and scale = (in − 1)/(out − 1).
     static func resizeNearestNeighbor(_ step: Step.ResizeNearestNeighbor, arena: UnsafeMutablePointer<Float>) {
         let input = arena + step.input, output = arena + step.output
-        let channels = step.channels
+        // Bytes (`ActivationGrids`, a multiple of 4 channels) move as floats.
+        let channels = step.bytes ? step.channels / 4 : step.channels
         func scale(_ inSize: Int, _ outSize: Int) -> Float {
             step.alignCorners && outSize > 1 ? Float(inSize - 1) / Float(outSize - 1) : Float(inSize) / Float(outSize)
         }

@@ -20,6 +20,8 @@ public final class Model: Sendable {
     public let firstConvolution: FirstConvolution
     /// The block projections' arithmetic (see `PointwiseConvolution`).
     public let pointwise: PointwiseConvolution
+    /// The tensors held as bytes on fixed grids, if any (see `ActivationGrids`).
+    public let grids: ActivationGrids?
 
     /// Reads the file at `url`; throws `InferenceError` when it cannot be read,
     /// `ModelError` when it is malformed, `InferenceError` when it needs an
@@ -59,9 +61,9 @@ public final class Model: Sendable {
     }
 
     private init(file: TFLiteModel, inputShape: [Int]?, sharedConstants: ConstantPool?, kernels: KernelSet,
-                 firstConvolution: FirstConvolution, pointwise: PointwiseConvolution = .float32) throws {
+                 firstConvolution: FirstConvolution, pointwise: PointwiseConvolution = .float32, grids: ActivationGrids? = nil) throws {
         var planner = try Planner(file: file, inputShape: inputShape, sharedConstants: sharedConstants, kernels: kernels,
-                                  firstConvolution: firstConvolution, pointwise: pointwise)
+                                  firstConvolution: firstConvolution, pointwise: pointwise, grids: grids)
         do {
             (plan, constants) = try planner.plan()
         } catch var error as InferenceError where planner.resized {
@@ -72,6 +74,7 @@ public final class Model: Sendable {
         self.kernels = kernels
         self.firstConvolution = firstConvolution
         self.pointwise = pointwise
+        self.grids = grids
         statistics = planner.statistics
         let graph = file.subgraphs[0]
         inputs = graph.inputs.map { TensorDescription(name: graph.tensors[$0].name, shape: planner.shapes[$0]!) }
@@ -93,23 +96,48 @@ public final class Model: Sendable {
     ///   an ambiguous reshape, a model with several inputs).
     public func resized(inputShape: [Int]) throws -> Model {
         try Model(file: file, inputShape: inputShape, sharedConstants: constants, kernels: kernels, firstConvolution: firstConvolution,
-                  pointwise: pointwise)
+                  pointwise: pointwise, grids: grids)
     }
 
     /// `resized(inputShape:)` with the first convolution's and the block
     /// projections' arithmetic chosen (see `FirstConvolution`,
-    /// `PointwiseConvolution`). The packed weights are shared only when both
-    /// are this model's; otherwise the file is planned afresh (resize that
-    /// model for further sizes to share its weights).
+    /// `PointwiseConvolution`), and the tensors held as bytes
+    /// (`ActivationGrids`). The packed weights are shared only when all
+    /// three are this model's; otherwise the file is planned afresh (resize
+    /// that model for further sizes to share its weights).
     /// - Throws: as `resized(inputShape:)`, and `InferenceError` when
     ///   `.int8` is asked of a graph that does not start with a CONV_2D on
-    ///   its 3-channel float input.
+    ///   its 3-channel float input, or `grids` names a tensor the plan cannot hold as bytes.
     public func resized(inputShape: [Int], firstConvolution: FirstConvolution,
-                        pointwise: PointwiseConvolution = .float32) throws -> Model {
-        guard firstConvolution != self.firstConvolution || pointwise != self.pointwise else { return try resized(inputShape: inputShape) }
+                        pointwise: PointwiseConvolution = .float32, grids: ActivationGrids? = nil) throws -> Model {
+        guard firstConvolution != self.firstConvolution || pointwise != self.pointwise || grids != self.grids else {
+            return try resized(inputShape: inputShape)
+        }
         return try Model(file: file, inputShape: inputShape, sharedConstants: nil, kernels: kernels, firstConvolution: firstConvolution,
-                         pointwise: pointwise)
+                         pointwise: pointwise, grids: grids)
     }
+
+    /// This model with its QS8 steps run by `pointwise` and `depthwise`
+    /// (nil: as planned), for the kernel testers that compare every kernel.
+    package func replacingQS8Kernels(pointwise: QS8PointwiseKernel? = nil, depthwise: QS8DepthwiseKernel? = nil) -> Model {
+        var plan = self.plan
+        for index in plan.steps.indices {
+            switch plan.steps[index] {
+            case var .qs8Pointwise(step):
+                step.kernel = pointwise ?? step.kernel
+                plan.steps[index] = .qs8Pointwise(step)
+            case var .qs8Depthwise(step):
+                step.kernel = depthwise ?? step.kernel
+                plan.steps[index] = .qs8Depthwise(step)
+            default:
+                break
+            }
+        }
+        return Model(copying: self, plan: plan)
+    }
+
+    /// The name of each plan step's output tensor, in execution order (`stepSummaries`' order).
+    package var stepOutputNames: [String] { plan.outputNames }
 
     /// This model with its int8 first convolution run by `kernel`, for the
     /// kernel tester that compares every kernel (the planner picks one per CPU).
@@ -145,5 +173,6 @@ public final class Model: Sendable {
         kernels = other.kernels
         firstConvolution = other.firstConvolution
         pointwise = other.pointwise
+        grids = other.grids
     }
 }

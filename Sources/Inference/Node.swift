@@ -17,6 +17,8 @@ struct Node {
         case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
         case resizeNearestNeighbor(alignCorners: Bool, halfPixelCenters: Bool)
         case depthToSpace(block: Int)
+        /// Floats rounded onto the output's grid (`ActivationGrids`), after a step that cannot write bytes.
+        case quantize
     }
 
     var kind: Kind

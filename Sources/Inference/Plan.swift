@@ -73,6 +73,8 @@ enum Step: Sendable {
         /// tensor); a streamed window's rows are whole floats apart
         /// (`TensorRows.rowFloats`).
         var inRowBytes: Int? = nil
+        /// Nil: floats out; otherwise the step of the byte grid it writes (`ActivationGrids`).
+        var outputStep: Float? = nil
     }
     /// An `.int8` block projection (`PointwiseConvolution`): a 1×1
     /// convolution on float input quantized as it is read; `table` is
@@ -83,6 +85,41 @@ enum Step: Sendable {
         var table: Int
         var geometry: WindowGeometry
         var epilogue: Epilogue
+    }
+    /// A QS8 1×1 convolution (`ActivationGrids`): bytes in (zero point
+    /// 0), bytes (zero point 128) or floats out; `table` is
+    /// `QS8PointwiseWeights`' block.
+    struct QS8Pointwise: Sendable {
+        var input: Int, output: Int
+        var kernel: QS8PointwiseKernel
+        var table: Int
+        var geometry: WindowGeometry
+        var floatOutput: Bool
+    }
+    /// A QS8 3×3 stride-1 depthwise convolution with its ReLU: bytes in
+    /// (zero point 128), bytes out (zero point 0); `table` is
+    /// `QS8DepthwiseWeights`' block.
+    struct QS8Depthwise: Sendable {
+        var input: Int, output: Int
+        var kernel: QS8DepthwiseKernel
+        var table: Int
+        var geometry: WindowGeometry
+    }
+    /// A 2×2 stride-2 max pool of bytes (the grid kept).
+    struct QS8MaxPool: Sendable {
+        var input: Int, output: Int
+        var geometry: WindowGeometry
+    }
+    /// The sum of two non-negative byte tensors onto a third grid:
+    /// `lhsScale`, `rhsScale` are their steps over the output's. `count` bytes.
+    struct QS8Add: Sendable {
+        var lhs: Int, rhs: Int, output: Int, count: Int
+        var lhsScale: Float, rhsScale: Float
+    }
+    /// Floats rounded onto a non-negative grid (`inverseStep`: 1 / its step). `count` values.
+    struct QS8Quantize: Sendable {
+        var input: Int, output: Int, count: Int
+        var inverseStep: Float
     }
     struct Depthwise: Sendable {
         var input: Int, output: Int
@@ -146,6 +183,9 @@ enum Step: Sendable {
         var alignCorners: Bool, halfPixelCenters: Bool
         var outputRows: Range<Int>? = nil
         var firstInputRow = 0
+        /// Whether the tensors are bytes (`ActivationGrids`): each pixel's
+        /// `channels` bytes are then copied as `channels / 4` floats.
+        var bytes = false
 
         /// Output rows read input rows as a `RowDependency` when the height
         /// grows by a power of two with TFLite's default coordinates
@@ -165,6 +205,11 @@ enum Step: Sendable {
     case convolution(Convolution)
     case int8Convolution(Int8Convolution)
     case int8Pointwise(Int8Pointwise)
+    case qs8Pointwise(QS8Pointwise)
+    case qs8Depthwise(QS8Depthwise)
+    case qs8MaxPool(QS8MaxPool)
+    case qs8Add(QS8Add)
+    case qs8Quantize(QS8Quantize)
     case depthwise(Depthwise)
     case maxPool(MaxPool)
     case add(Binary)
@@ -188,5 +233,9 @@ struct Plan: Sendable {
     var firstConvolution: FirstConvolution = .float32
     /// The arithmetic of the block projections.
     var pointwise: PointwiseConvolution = .float32
+    /// The tensors held as bytes, if any (`ActivationGrids`).
+    var grids: ActivationGrids? = nil
+    /// Each step's output tensor, by name (for calibration).
+    var outputNames: [String] = []
     var outputOffsets: [Int]
 }

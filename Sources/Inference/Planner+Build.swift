@@ -15,7 +15,10 @@ extension Planner {
         for output in graph.outputs { last[output] = end }
         var lifetimes: [ArenaLayout.Lifetime] = []
         for (tensor, start) in first {
-            lifetimes.append(.init(tensor: tensor, size: try Self.elementCount(shapes[tensor]!, of: self.tensor(tensor)), first: start, last: last[tensor]!))
+            let elements = try Self.elementCount(shapes[tensor]!, of: self.tensor(tensor))
+            // A byte tensor (`ActivationGrids`) takes a quarter of the floats.
+            let size = byteGrids[tensor] == nil ? elements : (elements + 3) / 4
+            lifetimes.append(.init(tensor: tensor, size: size, first: start, last: last[tensor]!))
         }
         let layout = ArenaLayout(lifetimes)
         guard layout.size <= Self.maximumElements else {
@@ -26,15 +29,36 @@ extension Planner {
         var producers: [Int: Int] = [:]
         for (index, node) in nodes.enumerated() { producers[node.output] = index }
         var steps: [Step] = []
+        var outputNames: [String] = []
         for node in nodes {
             let output = at(node.output)
             let outShape = shapes[node.output]!
             let count = outShape.reduce(1, *)
+            outputNames.append(tensor(node.output).name)
+            let bytesIn = node.inputs.first.map { byteGrids[$0] != nil } ?? false
             switch node.kind {
+            case let .convolution(weights, bias, depthwise, geometry) where bytesIn:
+                steps.append(depthwise
+                    ? try qs8Depthwise(node, weights: weights, bias: bias, geometry: geometry, input: at(node.inputs[0]), output: output)
+                    : try qs8Pointwise(node, weights: weights, bias: bias, geometry: geometry, input: at(node.inputs[0]), output: output))
+            case let .maxPool(geometry) where bytesIn:
+                steps.append(.qs8MaxPool(.init(input: at(node.inputs[0]), output: output, geometry: geometry)))
+            case .add where bytesIn:
+                let o = byteGrids[node.output]!.step
+                steps.append(.qs8Add(.init(lhs: at(node.inputs[0]), rhs: at(node.inputs[1]), output: output, count: count,
+                                           lhsScale: byteGrids[node.inputs[0]]!.step / o, rhsScale: byteGrids[node.inputs[1]]!.step / o)))
+            case .quantize:
+                steps.append(.qs8Quantize(.init(input: at(node.inputs[0]), output: output, count: count,
+                                                inverseStep: 1 / byteGrids[node.output]!.step)))
             case let .convolution(weights, bias, depthwise, geometry):
                 if firstConvolution == .int8, !depthwise, node.inputs[0] == graph.inputs[0] {
-                    steps.append(try int8Convolution(node, weights: weights, bias: bias, geometry: geometry,
-                                                     input: at(node.inputs[0]), output: output))
+                    var step = try int8Convolution(node, weights: weights, bias: bias, geometry: geometry,
+                                                   input: at(node.inputs[0]), output: output)
+                    if case var .int8Convolution(s) = step, let grid = byteGrids[node.output] {
+                        s.outputStep = grid.step
+                        step = .int8Convolution(s)
+                    }
+                    steps.append(step)
                     continue
                 }
                 let epilogue = Epilogue(
@@ -93,7 +117,7 @@ extension Planner {
                 let s = shapes[node.inputs[0]]!
                 steps.append(.resizeNearestNeighbor(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], channels: s[3],
                                                           outHeight: outShape[1], outWidth: outShape[2],
-                                                          alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)))
+                                                          alignCorners: alignCorners, halfPixelCenters: halfPixelCenters, bytes: bytesIn)))
             case let .depthToSpace(block):
                 let s = shapes[node.inputs[0]]!
                 steps.append(.depthToSpace(.init(input: at(node.inputs[0]), output: output, inHeight: s[1], inWidth: s[2], inChannels: s[3], block: block)))
@@ -110,7 +134,8 @@ extension Planner {
             steps[index] = .depthwise(d)
         }
         let plan = Plan(steps: steps, arenaSize: layout.size + (scratchFloats + 15) / 16 * 16,
-                        inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, pointwise: pointwise, outputOffsets: graph.outputs.map(at))
+                        inputOffsets: graph.inputs.map(at), firstConvolution: firstConvolution, pointwise: pointwise, grids: grids,
+                        outputNames: outputNames, outputOffsets: graph.outputs.map(at))
         if let sharedConstants {
             guard pool.count + Kernels.readSlack == sharedConstants.count else {
                 throw InferenceError(.sharedConstantsDiffer(planned: pool.count, shared: sharedConstants.count - Kernels.readSlack))

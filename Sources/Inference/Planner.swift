@@ -31,13 +31,17 @@ struct Planner {
     let firstConvolution: FirstConvolution
     /// The block projections' arithmetic (`Planner+Int8Pointwise`).
     let pointwise: PointwiseConvolution
+    /// The tensors to hold as bytes (`Planner+QS8`).
+    let grids: ActivationGrids?
+    /// The grid of every byte tensor, once `placeGrids` has run.
+    var byteGrids: [Int: Grid] = [:]
 
     /// - Parameters:
     ///   - inputShape: `[1, H, W, C]` to plan the (single) input at another spatial size.
     ///   - sharedConstants: the pool of a plan of the same file; constants are then
     ///     laid out but not packed again.
     init(file: TFLiteModel, inputShape: [Int]? = nil, sharedConstants: ConstantPool? = nil, kernels: KernelSet = .avx2,
-         firstConvolution: FirstConvolution = .float32, pointwise: PointwiseConvolution = .float32) throws {
+         firstConvolution: FirstConvolution = .float32, pointwise: PointwiseConvolution = .float32, grids: ActivationGrids? = nil) throws {
         guard file.subgraphs.count == 1 else {
             throw InferenceError(.subgraphCount(file.subgraphs.count))
         }
@@ -49,13 +53,16 @@ struct Planner {
         self.kernels = kernels
         self.firstConvolution = firstConvolution
         self.pointwise = pointwise
+        self.grids = grids
         pool = ConstantPoolBuilder(countingOnly: sharedConstants != nil)
     }
 
     // MARK: Tensors
 
     /// Tensor `index` as errors name it.
-    func tensor(_ index: Int) -> TensorReference { TensorReference(index: index, name: graph.tensors[index].name) }
+    func tensor(_ index: Int) -> TensorReference {
+        TensorReference(index: index, name: index < graph.tensors.count ? graph.tensors[index].name : "(floats before quantizing)")
+    }
 
     func isConstant(_ tensor: Int) -> Bool {
         folded[tensor] != nil || !file.data(ofBuffer: graph.tensors[tensor].buffer).isEmpty
@@ -138,6 +145,7 @@ struct Planner {
             }
         }
         fuse(&nodes)
+        if grids != nil { try placeGrids(&nodes) }
         return try build(nodes)
     }
 

@@ -3,7 +3,8 @@
 /// how its output rows depend on each, and the same step rewritten for a
 /// window of output rows (`window`), run by the unchanged kernels.
 ///
-/// Row-wise kinds: CONV_2D (float, int8 on a byte input, or an int8 block projection), DEPTHWISE_CONV_2D and MAX_POOL_2D (rows from
+/// Row-wise kinds: CONV_2D (float, int8 on a byte input, or an int8 block projection), DEPTHWISE_CONV_2D and MAX_POOL_2D
+/// (float or on bytes, `ActivationGrids`; rows from
 /// their `WindowGeometry`; a fused residual row for row), ADD and
 /// activations (row for row), PAD of a batch-1 tensor (rows shifted by the
 /// rows padded before), RESIZE_NEAREST_NEIGHBOR growing the height by a
@@ -42,6 +43,21 @@ struct RowStep {
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
                 + (s.epilogue.residual.map { [Read(offset: $0, dependency: .identity)] } ?? [])
             output = s.output
+        case let .qs8Pointwise(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+            output = s.output
+        case let .qs8Depthwise(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+            output = s.output
+        case let .qs8MaxPool(s):
+            reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
+            output = s.output
+        case let .qs8Add(s):
+            reads = [Read(offset: s.lhs, dependency: .identity), Read(offset: s.rhs, dependency: .identity)]
+            output = s.output
+        case let .qs8Quantize(s):
+            reads = [Read(offset: s.input, dependency: .identity)]
+            output = s.output
         case let .maxPool(s):
             reads = [Read(offset: s.input, dependency: RowDependency(s.geometry))]
             output = s.output
@@ -74,9 +90,29 @@ struct RowStep {
             }
             return TensorRows(height: g.outHeight, width: g.outWidth, channels: g.outChannels)
         }
+        /// A window on bytes (`ActivationGrids`): the input must be bytes.
+        func bytes(_ g: WindowGeometry, out: Bool = true) -> TensorRows? {
+            guard shapes[0].bytes, var rows = windowed(g, nil) else { return nil }
+            rows.bytes = out
+            return rows
+        }
         switch step {
+        case let .qs8Pointwise(s): return bytes(s.geometry, out: !s.floatOutput)
+        case let .qs8Depthwise(s): return bytes(s.geometry)
+        case let .qs8MaxPool(s): return bytes(s.geometry)
+        case let .qs8Add(s):
+            guard shapes[0] == shapes[1], shapes[0].bytes, shapes[0].height * shapes[0].rowFloats * 4 == s.count else { return nil }
+            return shapes[0]
+        case let .qs8Quantize(s):
+            guard !shapes[0].bytes, shapes[0].height * shapes[0].rowFloats == s.count else { return nil }
+            var rows = shapes[0]
+            rows.bytes = true
+            return rows
         case let .convolution(s): return windowed(s.geometry, s.epilogue)
-        case let .int8Convolution(s): return shapes[0].bytes ? windowed(s.geometry, nil) : nil
+        case let .int8Convolution(s):
+            guard shapes[0].bytes, var rows = windowed(s.geometry, nil) else { return nil }
+            rows.bytes = s.outputStep != nil
+            return rows
         case let .int8Pointwise(s): return windowed(s.geometry, s.epilogue)
         case let .depthwise(s): return windowed(s.geometry, s.epilogue)
         case let .maxPool(s): return windowed(s.geometry, nil)
@@ -90,8 +126,8 @@ struct RowStep {
             guard shapes[0] == TensorRows(height: s.inShape.1, width: s.inShape.2, channels: s.inShape.3) else { return nil }
             return TensorRows(height: s.outShape.1, width: s.outShape.2, channels: s.outShape.3)
         case let .resizeNearestNeighbor(s):
-            guard shapes[0] == TensorRows(height: s.inHeight, width: s.inWidth, channels: s.channels) else { return nil }
-            return TensorRows(height: s.outHeight, width: s.outWidth, channels: s.channels)
+            guard shapes[0] == TensorRows(height: s.inHeight, width: s.inWidth, channels: s.channels, bytes: s.bytes) else { return nil }
+            return TensorRows(height: s.outHeight, width: s.outWidth, channels: s.channels, bytes: s.bytes)
         case .copy, .concatenation, .resizeBilinear, .depthToSpace:
             return nil
         }
@@ -143,6 +179,32 @@ struct RowStep {
             s.output = output
             s.geometry = windowed(s.geometry)
             return .maxPool(s)
+        case var .qs8Pointwise(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            return .qs8Pointwise(s)
+        case var .qs8Depthwise(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            return .qs8Depthwise(s)
+        case var .qs8MaxPool(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.geometry = windowed(s.geometry)
+            return .qs8MaxPool(s)
+        case var .qs8Add(s):
+            s.lhs = readOffsets[0]
+            s.rhs = readOffsets[1]
+            s.output = output
+            s.count = outputRowFloats * 4 * rows.count
+            return .qs8Add(s)
+        case var .qs8Quantize(s):
+            s.input = readOffsets[0]
+            s.output = output
+            s.count = outputRowFloats * 4 * rows.count
+            return .qs8Quantize(s)
         case var .add(s):
             s.lhs = readOffsets[0]
             s.rhs = readOffsets[1]

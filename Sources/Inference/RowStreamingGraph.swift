@@ -78,7 +78,8 @@ struct RowStreamingGraph {
             case let .resizeBilinear(s): unstreamedRead(s.input); written[s.output] = -1
             case let .resizeNearestNeighbor(s): unstreamedRead(s.input); written[s.output] = -1  // not a power-of-two height factor
             case let .depthToSpace(s): unstreamedRead(s.input); written[s.output] = -1
-            case .convolution, .int8Convolution, .int8Pointwise, .depthwise, .maxPool, .add, .activation, .pad:
+            case .convolution, .int8Convolution, .int8Pointwise, .depthwise, .maxPool, .add, .activation, .pad,
+                 .qs8Pointwise, .qs8Depthwise, .qs8MaxPool, .qs8Add, .qs8Quantize:
                 preconditionFailure("a row-wise step kind without a RowStep")
             }
         }

@@ -57,6 +57,10 @@ public final class RowStreamingInterpreter {
     /// While `profiling(into:_:)` runs: thread CPU milliseconds per plan step.
     private var profile: UnsafeMutableBufferPointer<Double>?
     #endif
+    /// Given each streamed step's float output rows as they are computed:
+    /// the step's index in the plan (`Model.stepOutputNames`) and the
+    /// values. For calibrating `ActivationGrids` on what a detector runs.
+    package var observer: ((_ planStep: Int, _ values: UnsafeBufferPointer<Float>) -> Void)?
 
     /// - Parameters:
     ///   - model: a model planned at the full input size (`Model.resized(inputShape:)`).
@@ -198,8 +202,12 @@ public final class RowStreamingInterpreter {
         let started = profile == nil ? 0 : threadCPUNanoseconds()
         defer { if let profile { profile[step.planStep] += Double(threadCPUNanoseconds() - started) / 1e6 } }
         #endif
-        step.row.window(rows, outputRowFloats: graph.tensors[step.output].rows.rowFloats, readRows: readRows, readOffsets: readOffsets,
+        let outputRows = graph.tensors[step.output].rows
+        step.row.window(rows, outputRowFloats: outputRows.rowFloats, readRows: readRows, readOffsets: readOffsets,
                         output: at, scratch: memory.tailOffset).run(arena: arena, constants: constants)
+        if let observer, !outputRows.bytes {
+            observer(step.planStep, UnsafeBufferPointer(start: arena + at, count: rows.count * outputRows.rowFloats))
+        }
     }
 
     /// Bytes of output rows a step writes per call at most (one row when a

@@ -18,12 +18,21 @@ struct DescribeArithmeticTests {
         return try pipeline.compile(modelsDirectory: Fixtures.model("")).int8Plans()
     }
 
-    /// `faces` (accurate mode, canvas-arithmetic: int8) runs YuNet-s's first
-    /// layer and every 1×1 convolution in int8; with the int8 first layer
-    /// alone, only that layer; in fp32, nothing. In pyramid mode the same
-    /// option plans BlazeFace's canvases: first layer and block projections.
+    /// `faces` (accurate mode, canvas-arithmetic: static-int8) runs
+    /// YuNet-s's first layer, every 1×1 convolution and every depthwise one
+    /// but the heads' on bytes; with `int8`, the first layer and every 1×1
+    /// convolution; with the int8 first layer alone, only that layer; in
+    /// fp32, nothing. In pyramid mode the same option plans BlazeFace's
+    /// canvases: first layer and block projections.
     @Test func theInt8StepsFollowTheCanvasArithmetic() throws {
-        let int8 = try Self.int8Plans("faces")
+        let staticInt8 = try Self.int8Plans("faces")
+        let bytes = try #require(staticInt8.first { $0.subject.contains("yunet_s.weights searching the picture") }, "\(staticInt8)")
+        #expect(staticInt8.count == 1 && bytes.subject.contains("static-int8"), "\(staticInt8.map(\.line))")
+        #expect(bytes.int8 == [Int8Plan.Kind(kind: "CONV_2D 3x3/2", count: 1), Int8Plan.Kind(kind: "CONV_2D 1x1", count: 17),
+                               Int8Plan.Kind(kind: "DEPTHWISE_CONV_2D 3x3/1", count: 14)], "\(bytes.line)")
+        #expect(bytes.convolutions - bytes.int8Count == 3, "the three heads' depthwise layers stay fp32: \(bytes.line)")
+
+        let int8 = try Self.int8Plans("faces", arithmetic: "int8")
         let yunet = try #require(int8.first { $0.subject.contains("yunet_s.weights searching the picture") }, "\(int8)")
         #expect(int8.count == 1, "only the search's plan has int8 steps: \(int8.map(\.line))")
         #expect(yunet.int8.first == Int8Plan.Kind(kind: "CONV_2D 3x3/2", count: 1), "\(yunet.line)")

@@ -28,7 +28,7 @@ import Testing
     /// Texts tried as "another valid value" for an option, the first that
     /// differs from the current one, parses and validates is used.
     static let otherValues = ["false", "true", "sparse", "fast", "33px", "0.25", "0.5", "3", "7", "224", "auto", "boxes", "none", "png",
-                              "pixelate", "other", "int8", "int8-first-layer", "float32", "all", "scored"]
+                              "pixelate", "other", "int8", "static-int8", "int8-first-layer", "float32", "all", "scored"]
 
     @Test(arguments: PipelineRegistry.builtIn.names)
     func everyOptionDescribePrintsRoundTrips(_ name: String) throws {

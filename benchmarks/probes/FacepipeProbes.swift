@@ -8,7 +8,7 @@ struct FacepipeProbes: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "facepipe-probes",
         abstract: "Timing probes: print measurements, assert nothing (run from the repository root, release build).",
-        subcommands: [FaceTimings.self, CascadeGate.self, FaceTilingBreakdown.self, CanvasStatistics.self, DetectorProfile.self, ImageCoreTimings.self, ArchiveReadTimings.self, PlanTimings.self, YuNetProfile.self, KernelTimings.self]
+        subcommands: [FaceTimings.self, CascadeGate.self, FaceTilingBreakdown.self, CanvasStatistics.self, DetectorProfile.self, ImageCoreTimings.self, ArchiveReadTimings.self, PlanTimings.self, YuNetProfile.self, KernelTimings.self, YuNetCalibration.self]
     )
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include "int8_pointwise.h"
+#include "qs8.h"
 
 /// One int8 convolution of 8-bit NHWC pixels (batch 1) with 7-bit signed
 /// weights, for a network's first layer when its input is `p·(2/255) − 1`.
@@ -42,8 +43,14 @@ typedef struct {
     const float *bias;
     /// The activation as a clamp (−∞/+∞ for none, 0/+∞ for ReLU, 0/6 for ReLU6).
     float lower, upper;
-    /// `out_height × out_width × out_channels` floats.
+    /// `out_height × out_width × out_channels` floats, or NULL when `output_bytes` is given.
     float *output;
+    /// NULL, or `out_height × out_width × out_channels` bytes on a
+    /// non-negative grid instead of floats (`qs8.h`): each clamped `out`
+    /// stored as `rint(clamp(out · inverse_step, 0, 255))`, the rounding of
+    /// `facepipe_qs8_quantize_*`, so no float tensor is written.
+    uint8_t *output_bytes;
+    float inverse_step;
 } facepipe_qconv_params;
 
 /// The largest `KH·G·4` (bytes of one packed window) the kernels take.

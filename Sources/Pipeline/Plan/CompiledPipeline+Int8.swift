@@ -26,7 +26,7 @@ extension CompiledPipeline {
             let (family, subject) = (pass.family, pass.subject)
             let model = try faceModels.model(family.model)
             let planned = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: arithmetic.firstConvolution,
-                                            pointwise: family.pointwise(arithmetic))
+                                            pointwise: family.pointwise(arithmetic), grids: family.grids(arithmetic))
             plans.append(Int8Plan(subject: "\(family.model.fileName) \(subject) (detect-faces canvas-arithmetic: \(arithmetic.rawValue))",
                                   steps: planned.stepSummaries))
         }

@@ -2,7 +2,8 @@ import Inference
 
 /// The convolutions of one model's plan that run in int8, as the planner
 /// chose them (a step runs in int8 when its kernel is one of the int8
-/// families, `Int8ConvolutionKernel` or `Int8PointwiseKernel`): what
+/// families, `Int8ConvolutionKernel`, `Int8PointwiseKernel`,
+/// `QS8PointwiseKernel` or `QS8DepthwiseKernel`): what
 /// `facepipe describe` says about a pipeline's arithmetic, so the text
 /// follows the plan rather than prose written once.
 package struct Int8Plan: Sendable, Equatable {
@@ -29,7 +30,8 @@ package struct Int8Plan: Sendable, Equatable {
         self.subject = subject
         convolutions = steps.filter { $0.kind.hasPrefix("CONV_2D") || $0.kind.hasPrefix("DEPTHWISE_CONV_2D") }.count
         var kinds: [Kind] = []
-        for step in steps where Int8ConvolutionKernel(rawValue: step.kernel) != nil || Int8PointwiseKernel(rawValue: step.kernel) != nil {
+        for step in steps where Int8ConvolutionKernel(rawValue: step.kernel) != nil || Int8PointwiseKernel(rawValue: step.kernel) != nil
+            || QS8PointwiseKernel(rawValue: step.kernel) != nil || QS8DepthwiseKernel(rawValue: step.kernel) != nil {
             if let index = kinds.firstIndex(where: { $0.kind == step.kind }) {
                 kinds[index].count += 1
             } else {
