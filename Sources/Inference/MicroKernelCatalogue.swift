@@ -6,6 +6,7 @@ package enum MicroKernelCatalogue {
     /// The families, fp32 first.
     package static let families: [any MicroKernelFamily.Type] = [
         ConvolutionKernel.self, DepthwiseKernel.self, PoolKernel.self, Int8ConvolutionKernel.self, Int8PointwiseKernel.self,
+        QS8PointwiseKernel.self, QS8DepthwiseKernel.self,
     ]
 
     /// One Markdown table per family, its kernels in the planner's order of preference.
