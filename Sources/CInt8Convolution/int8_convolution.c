@@ -1,4 +1,5 @@
 #include "CInt8Convolution.h"
+#include "qs8_rounding.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,10 +36,7 @@ static inline int32_t padded_channels(const facepipe_qconv_params *p) { return (
 /// Output value `y` (clamped) at element `at`: a float, or a byte on the grid.
 static inline void store_scalar(const facepipe_qconv_params *p, intptr_t at, float y) {
     if (p->output_bytes) {
-        float v = y * p->inverse_step;
-        v = v > 0.0f ? v : 0.0f;
-        v = v < 255.0f ? v : 255.0f;
-        p->output_bytes[at] = (uint8_t)(int32_t)rintf(v);
+        p->output_bytes[at] = qs8_grid_byte(y * p->inverse_step);
     } else {
         p->output[at] = y;
     }
@@ -164,7 +162,7 @@ AVX2_TARGET static inline void store8_avx2(const facepipe_qconv_params *p, __m25
     y = _mm256_max_ps(y, _mm256_set1_ps(p->lower));
     y = _mm256_min_ps(y, _mm256_set1_ps(p->upper));
     if (p->output_bytes) {
-        // store_scalar's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
+        // qs8_grid_byte's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
         __m256 v = _mm256_mul_ps(y, _mm256_set1_ps(p->inverse_step));
         v = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
         const __m256i w = _mm256_cvtps_epi32(v);
@@ -260,7 +258,7 @@ AVX512_TARGET static inline void store16_avx512(const facepipe_qconv_params *p, 
     y = _mm512_min_ps(y, _mm512_set1_ps(p->upper));
     const __mmask16 lanes = count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1);
     if (p->output_bytes) {
-        // store_scalar's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
+        // qs8_grid_byte's rounding: max, then min (a NaN goes to 0), then cvtps2dq.
         __m512 v = _mm512_mul_ps(y, _mm512_set1_ps(p->inverse_step));
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
         _mm_mask_storeu_epi8(p->output_bytes + at, lanes, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));

@@ -1,4 +1,5 @@
 #include "CInt8Convolution.h"
+#include "qs8_rounding.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,17 +11,10 @@
 
 // The QS8 3×3 depthwise convolution (see qs8.h). Every kernel computes the
 // exact integer A of each output (padding as byte 128, which adds 0), then
-// `relu_byte_scalar`'s epilogue lane by lane, so all write the same bytes.
+// `qs8_grid_byte`'s epilogue lane by lane, so all write the same bytes.
 #pragma STDC FP_CONTRACT OFF
 
 // MARK: - Scalar
-
-/// `v` on the non-negative grid: clamp to 0…255 in float, round.
-static inline uint8_t relu_byte_scalar(float v) {
-    v = v > 0.0f ? v : 0.0f;
-    v = v < 255.0f ? v : 255.0f;
-    return (uint8_t)(int32_t)rintf(v);
-}
 
 void facepipe_qs8_dw3x3_scalar(const facepipe_qs8_dw_params *p) {
     const int32_t C = p->channels, W = p->width;
@@ -38,7 +32,7 @@ void facepipe_qs8_dw3x3_scalar(const facepipe_qs8_dw_params *p) {
                         a += (value - 128) * p->taps[(ky * 3 + kx) * C + c];
                     }
                 }
-                p->output[((intptr_t)r * W + x) * C + c] = relu_byte_scalar(fmaf((float)a, p->multipliers[c], p->bias[c]));
+                p->output[((intptr_t)r * W + x) * C + c] = qs8_grid_byte(fmaf((float)a, p->multipliers[c], p->bias[c]));
             }
 }
 

@@ -1,4 +1,5 @@
 #include "CInt8Convolution.h"
+#include "qs8_rounding.h"
 
 #include <math.h>
 #include <string.h>
@@ -9,18 +10,11 @@
 #endif
 
 // The QS8 byte maps (see qs8.h): 2×2 max pool, ADD onto a grid, floats
-// onto a grid. A max is exact; the other two run `grid_byte_scalar`'s
+// onto a grid. A max is exact; the other two run `qs8_grid_byte`'s
 // epilogue lane by lane, so every kernel writes the same bytes.
 #pragma STDC FP_CONTRACT OFF
 
 // MARK: - Scalar
-
-/// `v` on the non-negative grid: clamp to 0…255 in float, round.
-static inline uint8_t grid_byte_scalar(float v) {
-    v = v > 0.0f ? v : 0.0f;
-    v = v < 255.0f ? v : 255.0f;
-    return (uint8_t)(int32_t)rintf(v);
-}
 
 static inline uint8_t max_byte(uint8_t a, uint8_t b) { return a > b ? a : b; }
 
@@ -39,11 +33,11 @@ void facepipe_qs8_maxpool2x2_scalar(const uint8_t *input, int32_t in_width, int3
 }
 
 void facepipe_qs8_add_scalar(const uint8_t *a, const uint8_t *b, float ma, float mb, uint8_t *output, int64_t count) {
-    for (int64_t i = 0; i < count; i++) output[i] = grid_byte_scalar(fmaf((float)a[i], ma, (float)b[i] * mb));
+    for (int64_t i = 0; i < count; i++) output[i] = qs8_grid_byte(fmaf((float)a[i], ma, (float)b[i] * mb));
 }
 
 void facepipe_qs8_quantize_scalar(const float *input, float inverse_scale, uint8_t *output, int64_t count) {
-    for (int64_t i = 0; i < count; i++) output[i] = grid_byte_scalar(input[i] * inverse_scale);
+    for (int64_t i = 0; i < count; i++) output[i] = qs8_grid_byte(input[i] * inverse_scale);
 }
 
 #if QS8_EW_X86

@@ -1,4 +1,5 @@
 #include "CInt8Convolution.h"
+#include "qs8_rounding.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 
 // The QS8 1×1 convolution (see qs8.h). Each kernel sums whole groups of
 // four input channels into 32-bit lanes (exact) and runs the epilogue lane
-// by lane with the same operations as `signed_byte_scalar`, so every kernel
+// by lane with the same operations as `qs8_signed_byte`, so every kernel
 // writes the same bytes (or float bits).
 #pragma STDC FP_CONTRACT OFF
 
@@ -24,13 +25,6 @@ static inline uint32_t pw_load32(const uint8_t *p) {
 
 // MARK: - Scalar
 
-/// `v` on the signed grid: clamp to ±127 in float, round, offset by 128.
-static inline uint8_t signed_byte_scalar(float v) {
-    v = v > -127.0f ? v : -127.0f;
-    v = v < 127.0f ? v : 127.0f;
-    return (uint8_t)((int32_t)rintf(v) + 128);
-}
-
 void facepipe_qs8_pw_1x1_scalar(const facepipe_qs8_pw_params *p) {
     const int32_t I = p->in_channels, O = p->out_channels, G = pw_groups(p);
     for (int32_t pixel = 0; pixel < p->pixels; pixel++) {
@@ -42,7 +36,7 @@ void facepipe_qs8_pw_1x1_scalar(const facepipe_qs8_pw_params *p) {
             const float v = fmaf((float)a, p->multipliers[o], p->bias[o]);
             const intptr_t at = (intptr_t)pixel * O + o;
             if (p->output_bytes) {
-                p->output_bytes[at] = signed_byte_scalar(v);
+                p->output_bytes[at] = qs8_signed_byte(v);
             } else {
                 p->output_floats[at] = v;
             }

@@ -182,6 +182,8 @@ extension InferenceError {
 
         /// `ActivationGrids` asks for a byte tensor the plan cannot write or read as bytes.
         case gridUnsupported(TensorReference, why: String)
+        /// `ActivationGrids` names a tensor the graph does not have (a table made for another graph).
+        case gridUnknownTensor(String)
 
         // MARK: Running
 
@@ -302,6 +304,7 @@ extension InferenceError {
             case let .int8Window(height, width): "the int8 first convolution's \(height)×\(width) window is too large"
 
             case let .gridUnsupported(tensor, why): "cannot hold \(tensor) as bytes on a grid: \(why)"
+            case let .gridUnknownTensor(name): "the activation grids name '\(name)', which is no tensor of the model"
 
             case .needsByteInput: "the model's first convolution is int8: write its input bytes with withByteInput"
             case let .inputCount(expected, got): "the model takes \(expected) inputs, got \(got)"

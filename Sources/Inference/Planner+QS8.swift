@@ -13,9 +13,14 @@ extension Planner {
     /// writes its grid's bytes itself; another ReLU convolution that cannot
     /// write bytes writes floats to a tensor of its own, which a
     /// `.quantize` node rounds onto the grid.
-    /// - Throws: `InferenceError.Kind.gridUnsupported` naming the tensor.
+    /// - Throws: `InferenceError.Kind.gridUnsupported` naming the tensor,
+    ///   `.gridUnknownTensor` for a name no tensor of the graph has.
     mutating func placeGrids(_ nodes: inout [Node]) throws {
         guard let grids else { return }
+        let names = Set(graph.tensors.map(\.name))
+        if let unknown = grids.steps.keys.sorted().first(where: { !names.contains($0) }) {
+            throw InferenceError(.gridUnknownTensor(unknown))
+        }
         var placed: [Node] = []
         for var node in nodes {
             let output = node.output

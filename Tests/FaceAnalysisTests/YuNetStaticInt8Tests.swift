@@ -162,5 +162,21 @@ import _TestSupport
         } throws: { error in
             "\(error)".contains("cannot hold") && "\(error)".contains("bbox_head__level0_pw")
         }
+        // A table made for another graph is refused, not half applied.
+        #expect {
+            _ = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: .int8, pointwise: .int8Every,
+                                  grids: ActivationGrids(steps: ["backbone__model9_pw": 0.1]))
+        } throws: { error in
+            "\(error)".contains("backbone__model9_pw") && "\(error)".contains("no tensor")
+        }
+    }
+
+    /// The shipped table names tensors of the real graph and plans (`YuNetGrids.calibrated`, `scripts/calibrate-yunet.sh`).
+    @Test func theShippedGridsPlanYuNet() throws {
+        let grids = YuNetGrids.calibrated
+        #expect(grids.steps.count == 1 + 2 * 11 + 2 * 3 + 2, "\(grids.steps.keys.sorted())")
+        let model = try Self.int8Model(kernels: .avx2)
+        let planned = try model.resized(inputShape: model.inputs[0].shape, firstConvolution: .int8, pointwise: .int8Every, grids: grids)
+        #expect(planned.stepSummaries.filter { QS8DepthwiseKernel(rawValue: $0.kernel) != nil }.count == 14)
     }
 }
