@@ -21,6 +21,34 @@ package enum YuNetGrids {
         }))
     }
 
+    /// A calibration in progress: the largest magnitude of each tensor the
+    /// grids name (``names(_:)``) over the values observed, and whether it
+    /// held a negative value (`YuNetDetector.observer`, `Interpreter.invoke(observing:)`).
+    package struct Calibration {
+        private var seen: [String: (largest: Float, signed: Bool)] = [:]
+
+        package init() {}
+
+        /// Takes `values` of tensor `name` into account (other tensors are ignored).
+        package mutating func observe(_ name: String, _ values: UnsafeBufferPointer<Float>) {
+            guard YuNetGrids.names(name) else { return }
+            var high: Float = 0, low: Float = 0
+            for value in values {
+                high = max(high, value)
+                low = min(low, value)
+            }
+            let before = seen[name] ?? (0, false)
+            seen[name] = (max(before.largest, max(high, -low)), before.signed || low < 0)
+        }
+
+        /// What was observed, by tensor name: the rows of the table ``largest``.
+        package var table: [(tensor: String, largest: Float, signed: Bool)] {
+            seen.keys.sorted().map { ($0, seen[$0]!.largest, seen[$0]!.signed) }
+        }
+
+        package var grids: ActivationGrids { YuNetGrids.grids(table) }
+    }
+
     /// Whether the grids name tensor `name` of ``YuNetGraph``: the first
     /// layer's output, the 1×1 and depthwise layers' but the heads', the
     /// neck's sums (`add…`).

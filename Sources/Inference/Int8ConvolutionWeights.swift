@@ -83,15 +83,15 @@ package struct Int8ConvolutionWeights {
 
     /// An int8 layer's constant-pool block: packed weight `bytes` (a
     /// multiple of 4) as float bit patterns, then per-channel `sums` (Int32
-    /// bit patterns) and each of `rows`, every one zero-padded to `channels`.
-    static func poolBlock(bytes: [UInt8], sums: [Int32], rows: [[Float]], channels: Int) -> [Float] {
+    /// bit patterns; none when nil) and each of `rows`, every one
+    /// zero-padded to `channels`.
+    static func poolBlock(bytes: [UInt8], sums: [Int32]?, rows: [[Float]], channels: Int) -> [Float] {
         var block = (0..<(bytes.count / 4)).map { index in
             Float(bitPattern: UInt32(bytes[4 * index]) | UInt32(bytes[4 * index + 1]) << 8
                 | UInt32(bytes[4 * index + 2]) << 16 | UInt32(bytes[4 * index + 3]) << 24)
         }
-        let padding = channels - sums.count
-        block += sums.map { Float(bitPattern: UInt32(bitPattern: $0)) } + repeatElement(0, count: padding)
-        for row in rows { block += row + repeatElement(0, count: padding) }
+        if let sums { block += sums.map { Float(bitPattern: UInt32(bitPattern: $0)) } + repeatElement(0, count: channels - sums.count) }
+        for row in rows { block += row + repeatElement(0, count: channels - row.count) }
         return block
     }
 }

@@ -51,7 +51,7 @@ extension Planner {
                 steps.append(.qs8Quantize(.init(input: at(node.inputs[0]), output: output, count: count,
                                                 inverseStep: 1 / byteGrids[node.output]!.step)))
             case let .convolution(weights, bias, depthwise, geometry):
-                if firstConvolution == .int8, !depthwise, node.inputs[0] == graph.inputs[0] {
+                if writesInt8FirstConvolution(node, depthwise: depthwise) {
                     var step = try int8Convolution(node, weights: weights, bias: bias, geometry: geometry,
                                                    input: at(node.inputs[0]), output: output)
                     if case var .int8Convolution(s) = step, let grid = byteGrids[node.output] {

@@ -19,6 +19,11 @@ extension Planner {
         }
     }
 
+    /// Whether convolution `node` is planned as the int8 first convolution.
+    func writesInt8FirstConvolution(_ node: Node, depthwise: Bool) -> Bool {
+        firstConvolution == .int8 && !depthwise && node.inputs[0] == graph.inputs[0]
+    }
+
     /// The step of the first convolution `node` (its activation fused),
     /// placing `Int8ConvolutionWeights`' block in the pool.
     mutating func int8Convolution(_ node: Node, weights: Int, bias: Int?, geometry: WindowGeometry,

@@ -92,11 +92,6 @@ extension Planner {
         nodes = placed
     }
 
-    /// Whether convolution `node` is planned as the int8 first convolution (`Planner+Int8`).
-    func writesInt8FirstConvolution(_ node: Node, depthwise: Bool) -> Bool {
-        firstConvolution == .int8 && !depthwise && node.inputs[0] == graph.inputs[0]
-    }
-
     /// The step of 1×1 convolution `node` on bytes, placing `QS8PointwiseWeights`' block in the pool.
     mutating func qs8Pointwise(_ node: Node, weights: Int, bias: Int?, geometry: WindowGeometry, input: Int, output: Int) throws -> Step {
         let inputGrid = byteGrids[node.inputs[0]]!, outputGrid = byteGrids[node.output]

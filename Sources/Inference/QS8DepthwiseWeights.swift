@@ -37,7 +37,7 @@ package struct QS8DepthwiseWeights {
         for channel in 0..<channels {
             for tap in 0..<9 { bytes[tap * channels + channel] = UInt8(bitPattern: taps[channel][tap]) }
         }
-        return Int8ConvolutionWeights.poolBlock(bytes: bytes, sums: [], rows: [], channels: 0)
-            + scales.map { inputStep * $0 / outputStep } + bias.map { $0 / outputStep }
+        return Int8ConvolutionWeights.poolBlock(bytes: bytes, sums: nil, rows: [scales.map { inputStep * $0 / outputStep }, bias.map { $0 / outputStep }],
+                                                channels: channels)
     }
 }

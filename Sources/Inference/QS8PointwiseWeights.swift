@@ -31,11 +31,7 @@ package struct QS8PointwiseWeights {
         let (quantized, scales) = weights.quantize(filter)
         let multipliers = scales.map { inputStep * $0 / (outputStep ?? 1) }
         let biases = bias.map { $0 / (outputStep ?? 1) }
-        return Int8ConvolutionWeights.poolBlock(bytes: weights.packed(quantized), sums: [], rows: [], channels: 0)
-            + Self.padded(multipliers, to: weights.paddedChannels) + Self.padded(biases, to: weights.paddedChannels)
-    }
-
-    static func padded(_ values: [Float], to count: Int) -> [Float] {
-        values + repeatElement(0, count: count - values.count)
+        return Int8ConvolutionWeights.poolBlock(bytes: weights.packed(quantized), sums: nil, rows: [multipliers, biases],
+                                                channels: weights.paddedChannels)
     }
 }

@@ -42,17 +42,12 @@ import _TestSupport
     /// Grids from the largest magnitude of every tensor `YuNetGrids.names` names over `pictures`.
     static func calibrate(_ model: Model, on pictures: [[UInt8]]) throws -> ActivationGrids {
         let interpreter = try Interpreter(model: model)
-        var largest: [String: Float] = [:], signed: Set<String> = []
+        var calibration = YuNetGrids.Calibration()
         for bytes in pictures {
             interpreter.withByteInput { _ = $0.update(fromContentsOf: bytes) }
-            interpreter.invoke { name, values in
-                guard YuNetGrids.names(name) else { return }
-                let high = values.max() ?? 0, low = values.min() ?? 0
-                largest[name] = max(largest[name] ?? 0, max(high, -low))
-                if low < 0 { signed.insert(name) }
-            }
+            interpreter.invoke { name, values in calibration.observe(name, values) }
         }
-        return YuNetGrids.grids(largest.map { (tensor: $0.key, largest: $0.value, signed: signed.contains($0.key)) })
+        return calibration.grids
     }
 
     /// The outputs of a whole-tensor run on `bytes`.

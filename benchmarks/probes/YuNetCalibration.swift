@@ -28,17 +28,8 @@ struct YuNetCalibration: ParsableCommand {
         let models = try FaceModels.load([.yunet], from: URL(fileURLWithPath: "models"))
         let family = DetectorFamily.yunetS
         let detector = try YuNetDetector(model: try models.model(.yunet), minimumScore: 0.2, firstConvolution: .int8, pointwise: .int8Every)
-        var largest: [String: Float] = [:], negative: Set<String> = []
-        detector.observer = { name, values in
-            guard YuNetGrids.names(name) else { return }
-            var high: Float = 0, low: Float = 0
-            for value in values {
-                high = max(high, value)
-                low = min(low, value)
-            }
-            largest[name] = max(largest[name] ?? 0, max(high, -low))
-            if low < 0 { negative.insert(name) }
-        }
+        var calibration = YuNetGrids.Calibration()
+        detector.observer = { name, values in calibration.observe(name, values) }
         let reader = try TarReader(path: archive)
         var pictures = 0
         while let item = try reader.next() {
@@ -56,8 +47,8 @@ struct YuNetCalibration: ParsableCommand {
         let archiveName = URL(fileURLWithPath: archive).lastPathComponent
         print("    // Calibrated on \(pictures) pictures of \(archiveName): tensor, largest magnitude, signed.")
         print("    static let largest: [(tensor: String, largest: Float, signed: Bool)] = [")
-        for name in largest.keys.sorted() {
-            print("        (\"\(name)\", \(largest[name]!), \(negative.contains(name))),")
+        for row in calibration.table {
+            print("        (\"\(row.tensor)\", \(row.largest), \(row.signed)),")
         }
         print("    ]")
     }
